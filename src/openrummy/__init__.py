@@ -1,0 +1,41 @@
+"""OpenRummy: engines, exact solvers and tools for the rummy family.
+
+The everyday API is flat::
+
+    >>> from openrummy import Card, Meld, find_preset
+    >>> Meld.parse("[KS AS 2S]").check(find_preset("robbers").meld_rules)
+    'K-A-2 is not a run with the ace low only'
+"""
+
+from openrummy.cards import JOKER, Card, Suit, parse_cards
+from openrummy.errors import (
+    ConfigError,
+    IllegalActionError,
+    InvalidMeldError,
+    NotationError,
+    RecordError,
+    RummyError,
+)
+from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
+from openrummy.rules import find_preset
+
+__all__ = [
+    "JOKER",
+    "AceMode",
+    "Card",
+    "ConfigError",
+    "IllegalActionError",
+    "InvalidMeldError",
+    "Meld",
+    "MeldItem",
+    "MeldKind",
+    "MeldRules",
+    "NotationError",
+    "RecordError",
+    "RummyError",
+    "Suit",
+    "find_preset",
+    "parse_cards",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,254 @@
+"""Cards and tiles as values, decks, and their notation.
+
+Cards are values: the two 7♠ of a two-deck game are equal, and rules only ever look at
+rank and suit (RULES.md §1.1). A printed joker is a card too (:data:`JOKER`).
+
+Notation round-trips::
+
+    >>> Card.parse("10H"), Card.parse("th"), Card.parse("♠A")
+    (Card.parse('10H'), Card.parse('10H'), Card.parse('AS'))
+    >>> str(Card.parse("R7")), Card.parse("JK").is_joker
+    ('R7', True)
+    >>> Card.parse("QS").pretty(), Card.parse("QS").pretty(lang="de")
+    ('Q♠', 'D♠')
+
+Rummikub tiles use the same four suits under colour names (black = ♠, red = ♥,
+orange = ♦, blue = ♣) and print as ``K1``, ``R7``, ``O5``, ``B13``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Final
+
+from openrummy.errors import NotationError
+
+__all__ = [
+    "JOKER",
+    "RANKS",
+    "Card",
+    "Suit",
+    "card_counts",
+    "format_cards",
+    "parse_cards",
+    "standard_deck",
+    "tile_set",
+]
+
+RANKS: Final = tuple(range(1, 14))
+"""Ranks 1..13: A=1, J=11, Q=12, K=13 (tiles carry the number)."""
+
+
+class Suit(IntEnum):
+    """The four suits; for tiles, the four colours mapped one to one onto them."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def letter(self) -> str:
+        return "SHDC"[self]
+
+    @property
+    def tile_letter(self) -> str:
+        """The tile colour letter: K(black), R(ed), O(range), B(lue)."""
+        return "KROB"[self]
+
+    @property
+    def colour(self) -> str:
+        return ("black", "red", "orange", "blue")[self]
+
+
+_RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_RANK_TEXT_DE: Final = {1: "A", 11: "B", 12: "D", 13: "K"}
+_RANK_PARSE: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
+_SUIT_PARSE: Final = {
+    "S": Suit.S,
+    "H": Suit.H,
+    "D": Suit.D,
+    "C": Suit.C,
+    "♠": Suit.S,
+    "♥": Suit.H,
+    "♦": Suit.D,
+    "♣": Suit.C,
+    "♤": Suit.S,
+    "♡": Suit.H,
+    "♢": Suit.D,
+    "♧": Suit.C,
+}
+_TILE_PARSE: Final = {
+    "K": Suit.S,
+    "BLACK": Suit.S,
+    "R": Suit.H,
+    "RED": Suit.H,
+    "O": Suit.D,
+    "ORANGE": Suit.D,
+    "Y": Suit.D,
+    "YELLOW": Suit.D,
+    "B": Suit.C,
+    "BLUE": Suit.C,
+}
+_JOKER_WORDS: Final = frozenset({"JK", "JOKER", "🃏", "*"})
+_CARD_RE: Final = re.compile(r"^(10|[2-9AJQKT1])([SHDC♠♥♦♣♤♡♢♧])$")
+_CARD_SUIT_FIRST_RE: Final = re.compile(r"^([♠♥♦♣♤♡♢♧])(10|[2-9AJQKT])$")
+_TILE_RE: Final = re.compile(r"^(BLACK|BLUE|RED|ORANGE|YELLOW|[KROBY])(1[0-3]|[1-9])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card or a Rummikub tile; a printed joker has rank 0 and no suit.
+
+    Compare by value. ``tile`` tells cards from tiles (a tile prints as ``R7``); all jokers
+    are equal, in both kinds of deck.
+    """
+
+    rank: int
+    suit: Suit | None
+    tile: bool = False
+
+    def __post_init__(self) -> None:
+        if self.suit is None:
+            if self.rank != 0 or self.tile:
+                raise NotationError("a joker has no rank, suit or tile flag")
+        elif not 1 <= self.rank <= 13:
+            raise NotationError(f"rank {self.rank} is not in 1..13")
+
+    # -- construction -------------------------------------------------------------------
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read one card or tile: ``AS``, ``10H``, ``TH``, ``♠A``, ``JK``, ``R7``, ``Blue13``.
+
+        >>> Card.parse("as") == Card.parse("A♠") == Card.parse("♠A")
+        True
+        >>> Card.parse("1H")
+        Traceback (most recent call last):
+          ...
+        openrummy.errors.NotationError: '1H' is ambiguous: write AH for the ace of hearts or R1 for the tile
+        """
+        token = text.strip()
+        upper = token.upper()
+        if upper in _JOKER_WORDS:
+            return JOKER
+        if upper in ("1S", "1H", "1D", "1C"):
+            raise NotationError(
+                f"{token!r} is ambiguous: write A{upper[1]} for the ace of "
+                f"{('spades', 'hearts', 'diamonds', 'clubs')['SHDC'.index(upper[1])]}"
+                f" or {'KROB'['SHDC'.index(upper[1])]}1 for the tile"
+            )
+        m = _CARD_RE.match(upper)
+        if m:
+            return Card(_parse_rank(m.group(1)), _SUIT_PARSE[m.group(2)])
+        m = _CARD_SUIT_FIRST_RE.match(upper)
+        if m:
+            return Card(_parse_rank(m.group(2)), _SUIT_PARSE[m.group(1)])
+        m = _TILE_RE.match(upper)
+        if m:
+            return Card(int(m.group(2)), _TILE_PARSE[m.group(1)], tile=True)
+        raise NotationError(
+            f"{token!r} is not a card or tile (examples: AS, 10H, TH, ♠A, JK, R7, B13, K1, O5)"
+        )
+
+    @staticmethod
+    def natural(rank: int, suit: Suit, *, tile: bool = False) -> Card:
+        return Card(rank, suit, tile)
+
+    # -- properties ---------------------------------------------------------------------
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def index(self) -> int:
+        """Slot in a 53-slot count vector: ``suit * 13 + rank - 1``; the joker is 52."""
+        if self.suit is None:
+            return 52
+        return int(self.suit) * 13 + self.rank - 1
+
+    def as_tile(self, tile: bool = True) -> Card:
+        """The same value as a tile (or as a card with ``tile=False``)."""
+        return self if self.suit is None else Card(self.rank, self.suit, tile)
+
+    # -- text ---------------------------------------------------------------------------
+    def __str__(self) -> str:
+        if self.suit is None:
+            return "JK"
+        if self.tile:
+            return f"{self.suit.tile_letter}{self.rank}"
+        return f"{_RANK_TEXT.get(self.rank, str(self.rank))}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def pretty(self, lang: str = "en") -> str:
+        """Text for people: ``10♥``, ``D♠`` in German, ``R7`` for tiles, ``🃏`` for jokers."""
+        if self.suit is None:
+            return "🃏"
+        if self.tile:
+            return str(self)
+        names = _RANK_TEXT_DE if lang == "de" else _RANK_TEXT
+        return f"{names.get(self.rank, str(self.rank))}{self.suit.symbol}"
+
+    def sort_key(self) -> tuple[int, int]:
+        """Suit then rank, jokers last."""
+        return (4, 0) if self.suit is None else (int(self.suit), self.rank)
+
+
+def _parse_rank(text: str) -> int:
+    if text in _RANK_PARSE:
+        return _RANK_PARSE[text]
+    return int(text)
+
+
+JOKER: Final = Card(0, None)
+"""The printed joker (the same value in card and tile games)."""
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read cards separated by spaces or commas, or from a list of tokens.
+
+    >>> parse_cards("AS, 10H JK")
+    [Card.parse('AS'), Card.parse('10H'), Card.parse('JK')]
+    """
+    tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
+    return [Card.parse(t) for t in tokens if t.strip()]
+
+
+def format_cards(cards: Iterable[Card], *, pretty: bool = False, lang: str = "en") -> str:
+    return " ".join(c.pretty(lang) if pretty else str(c) for c in cards)
+
+
+def card_counts(cards: Iterable[Card]) -> Counter[Card]:
+    return Counter(cards)
+
+
+def standard_deck(decks: int = 2, jokers: int = 4) -> list[Card]:
+    """``decks`` × 52 cards plus ``jokers`` printed jokers, in a fixed order (shuffle it).
+
+    >>> len(standard_deck(2, 4))
+    108
+    """
+    cards = [Card(rank, suit) for _ in range(decks) for suit in Suit for rank in RANKS]
+    return cards + [JOKER] * jokers
+
+
+def tile_set(copies: int = 2, jokers: int = 2) -> list[Card]:
+    """Rummikub tiles: 1..13 in four colours, ``copies`` of each, plus jokers (106 by default)."""
+    tiles = [Card(rank, suit, tile=True) for _ in range(copies) for suit in Suit for rank in RANKS]
+    return tiles + [JOKER] * jokers
+
+
+def iter_naturals(tile: bool = False) -> Iterator[Card]:
+    """Each of the 52 distinct natural values once, in index order."""
+    for suit in Suit:
+        for rank in RANKS:
+            yield Card(rank, suit, tile)

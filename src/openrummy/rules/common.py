@@ -1,0 +1,74 @@
+"""Option values shared by several rule families (RULES.md §10.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from openrummy.melds import AceMode
+
+__all__ = [
+    "AceMode",
+    "DeckKind",
+    "DeckOptions",
+    "FirstDealer",
+    "FirstPlayer",
+    "MatchFormat",
+    "PlayersOptions",
+    "ScoringMode",
+]
+
+
+class DeckKind(Enum):
+    CARDS = "CARDS"
+    TILES = "TILES"
+
+
+class ScoringMode(Enum):
+    PENALTY_LOW = "PENALTY_LOW"
+    """Penalty points for cards left in hand; lower is better (Robbers' Rummy, Indian)."""
+    ZERO_SUM_HIGH = "ZERO_SUM_HIGH"
+    """Losers lose their rack value, the winner gains it; higher is better (Rummikub)."""
+    NONE = "NONE"
+    """No scores: the first player out wins (S003)."""
+
+
+class MatchFormat(Enum):
+    ROUNDS_LOWEST_TOTAL = "ROUNDS_LOWEST_TOTAL"
+    ROUNDS_HIGHEST_TOTAL = "ROUNDS_HIGHEST_TOTAL"
+    FIRST_TO_N_OUTS = "FIRST_TO_N_OUTS"
+    SINGLE_ROUND = "SINGLE_ROUND"
+    # Indian Rummy formats (RULES.md §5.5)
+    POINTS = "POINTS"
+    POOL_101 = "POOL_101"
+    POOL_201 = "POOL_201"
+    DEALS = "DEALS"
+
+
+class FirstDealer(Enum):
+    HIGH_CUT = "HIGH_CUT"
+    LOW_CUT = "LOW_CUT"
+    RANDOM = "RANDOM"
+
+
+class FirstPlayer(Enum):
+    LEFT_OF_DEALER = "LEFT_OF_DEALER"
+    HIGHEST_TILE = "HIGHEST_TILE"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersOptions:
+    min: int = 2
+    max: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class DeckOptions:
+    kind: DeckKind = DeckKind.CARDS
+    standard_decks: int = 2
+    """Number of 52-card decks; for tiles, the number of copies of each tile."""
+    printed_jokers: int = 4
+
+    @property
+    def size(self) -> int:
+        return 52 * self.standard_decks + self.printed_jokers

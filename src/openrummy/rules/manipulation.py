@@ -1,0 +1,515 @@
+"""Rules of the manipulation family: Robbers' Rummy and Rummikub (RULES.md §2–§4, §10.1).
+
+One frozen :class:`ManipulationRules` holds every option, grouped in sections named as in
+RULES.md. It is validated when built: an inconsistent combination raises
+:class:`~openrummy.errors.ConfigError` naming the option.
+
+    >>> from openrummy.rules import find_preset
+    >>> r = find_preset("robbers", **{"opening.threshold": 30})
+    >>> r.opening.threshold, r.meld.ace_mode.name
+    (30, 'LOW_ONLY')
+    >>> find_preset("robbers", **{"deck.printed_jokers": 9})
+    Traceback (most recent call last):
+      ...
+    openrummy.errors.ConfigError: deck.printed_jokers = 9: Robbers' Rummy is played with 0 to 6 jokers
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal
+
+from openrummy.cards import Card
+from openrummy.errors import ConfigError
+from openrummy.melds import AceMode, Meld, MeldKind, MeldRules, run_positions
+from openrummy.rules.common import (
+    DeckKind,
+    DeckOptions,
+    FirstDealer,
+    FirstPlayer,
+    MatchFormat,
+    PlayersOptions,
+    ScoringMode,
+)
+from openrummy.rules.options import OptionSet
+
+__all__ = [
+    "Disposition",
+    "FailMode",
+    "JokerValue",
+    "ManipulationRules",
+    "MeldOwnership",
+    "Mobility",
+    "OpeningType",
+    "ReplacementSource",
+    "StalemateScoring",
+    "StalemateWinner",
+    "TurnModel",
+    "ValueScheme",
+]
+
+
+class TurnModel(Enum):
+    PLAY_XOR_DRAW = "PLAY_XOR_DRAW"
+    """Play, or draw one card; either ends the turn (S000)."""
+    PLAY_DRAW_PLAY = "PLAY_DRAW_PLAY"
+    """Play, optionally draw one card, play again (S003)."""
+
+
+class OpeningType(Enum):
+    POINTS = "POINTS"
+    RUN_FROM_HAND = "RUN_FROM_HAND"
+    NONE = "NONE"
+
+
+class ValueScheme(Enum):
+    PENALTY_VALUES = "PENALTY_VALUES"
+    """J/Q/K = 10, 2–10 face (cards); tiles always count their number."""
+    RANK_NUMBER = "RANK_NUMBER"
+    """J = 11, Q = 12, K = 13, 2–10 face."""
+
+
+class JokerValue(Enum):
+    REPRESENTED = "REPRESENTED"
+    PENALTY = "PENALTY"
+    ZERO = "ZERO"
+
+
+class Disposition(Enum):
+    """Where a retrieved joker must end (RULES.md §2.4)."""
+
+    KEEP = "KEEP"
+    REUSE_SAME_TURN = "REUSE_SAME_TURN"
+    REUSE_SAME_TURN_NEW_MELD = "REUSE_SAME_TURN_NEW_MELD"
+    REUSE_SAME_TURN_NEW_MELD_2 = "REUSE_SAME_TURN_NEW_MELD_2"
+    REUSE_SAME_TURN_NEW_MELD_30 = "REUSE_SAME_TURN_NEW_MELD_30"
+    NEVER_TO_HAND = "NEVER_TO_HAND"
+
+
+class ReplacementSource(Enum):
+    HAND = "HAND"
+    HAND_OR_TABLE = "HAND_OR_TABLE"
+
+
+class Mobility(Enum):
+    FREE = "FREE"
+    ONLY_VIA_REPLACEMENT = "ONLY_VIA_REPLACEMENT"
+
+
+class FailMode(Enum):
+    PENALIZE = "PENALIZE"
+    """Revert the play and draw ``fail.penalty_draw`` cards; the turn ends (the rules)."""
+    REJECT = "REJECT"
+    """Refuse the play, change nothing; the player may try again (bots, learning)."""
+
+
+class StalemateWinner(Enum):
+    FEWEST_CARDS = "FEWEST_CARDS"
+    LOWEST_VALUE = "LOWEST_VALUE"
+
+
+class StalemateScoring(Enum):
+    WINNER_ZERO = "WINNER_ZERO"
+    ALL_COUNT = "ALL_COUNT"
+    ZERO_SUM_DIFFS = "ZERO_SUM_DIFFS"
+    RUMMIKUB_ORG = "RUMMIKUB_ORG"
+
+
+class MeldOwnership(Enum):
+    COMMUNAL = "COMMUNAL"
+    """Every meld is common property (the base game)."""
+    OWNED = "OWNED"
+    """Hindu Rummy mit Stehlen (§3.8, A28): melds belong to whoever laid them."""
+
+
+POSITIONAL: Literal["POSITIONAL_1_OR_11"] = "POSITIONAL_1_OR_11"
+
+
+@dataclass(frozen=True, slots=True)
+class DealOptions:
+    hand_size: int | None = None
+    """Cards per player; ``None``: 13 for 2–3 players, 11 for 4–5 (S000), 14 for tiles."""
+    first_dealer: FirstDealer = FirstDealer.HIGH_CUT
+    first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
+
+
+@dataclass(frozen=True, slots=True)
+class MeldOptions:
+    ace_mode: AceMode = AceMode.LOW_ONLY
+    ace_both_ends: bool = False
+    set_max: int = 4
+    min_len: int = 3
+    min_naturals: int = 1
+    ownership: MeldOwnership = MeldOwnership.COMMUNAL
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOptions:
+    model: TurnModel = TurnModel.PLAY_XOR_DRAW
+    time_limit_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    require_hand_card: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningOptions:
+    type: OpeningType = OpeningType.POINTS
+    threshold: int = 40
+    run_length: int = 3
+    ace_value: int | Literal["POSITIONAL_1_OR_11"] = 15
+    value_scheme: ValueScheme = ValueScheme.PENALTY_VALUES
+    joker_value: JokerValue = JokerValue.REPRESENTED
+    allow_table_play_same_turn: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class JokerOptions:
+    retrieval: bool = True
+    retrieved_disposition: Disposition = Disposition.KEEP
+    replacement_source: ReplacementSource = ReplacementSource.HAND
+    set_suit_flexible: bool = True
+    mobility: Mobility = Mobility.FREE
+    set3_requires_both: bool = False
+    retrieval_requires_opened: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class FailOptions:
+    mode: FailMode = FailMode.PENALIZE
+    penalty_draw: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardPileOptions:
+    enabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StalemateOptions:
+    winner_rule: StalemateWinner = StalemateWinner.FEWEST_CARDS
+    scoring: StalemateScoring = StalemateScoring.WINNER_ZERO
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringOptions:
+    mode: ScoringMode = ScoringMode.PENALTY_LOW
+    ace_penalty: int = 15
+    joker_penalty: int = 30
+    joker_retrieval_bonus: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    format: MatchFormat = MatchFormat.ROUNDS_LOWEST_TOTAL
+    rounds: int = 5
+    outs_to_win: int = 3
+    target_score: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VariantOptions:
+    lay_off_on_opponents_after_opening: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ManipulationRules(OptionSet):
+    """Every option of a Robbers' Rummy or Rummikub game. Build with ``find_preset``."""
+
+    name: str = "robbers"
+    title: str = "Robbers' Rummy"
+    players: PlayersOptions = field(default_factory=PlayersOptions)
+    deck: DeckOptions = field(default_factory=DeckOptions)
+    deal: DealOptions = field(default_factory=DealOptions)
+    meld: MeldOptions = field(default_factory=MeldOptions)
+    turn: TurnOptions = field(default_factory=TurnOptions)
+    play: PlayOptions = field(default_factory=PlayOptions)
+    opening: OpeningOptions = field(default_factory=OpeningOptions)
+    joker: JokerOptions = field(default_factory=JokerOptions)
+    fail: FailOptions = field(default_factory=FailOptions)
+    discard_pile: DiscardPileOptions = field(default_factory=DiscardPileOptions)
+    stalemate: StalemateOptions = field(default_factory=StalemateOptions)
+    scoring: ScoringOptions = field(default_factory=ScoringOptions)
+    match: MatchOptions = field(default_factory=MatchOptions)
+    variant: VariantOptions = field(default_factory=VariantOptions)
+
+    family: Literal["manipulation"] = "manipulation"
+
+    def __post_init__(self) -> None:
+        for problem in self._problems():
+            raise ConfigError(problem)
+
+    # -- validation ---------------------------------------------------------------------
+    def _problems(self) -> Iterable[str]:
+        tiles = self.deck.kind is DeckKind.TILES
+        p, d = self.players, self.deck
+        if p.min < 2:
+            yield f"players.min = {p.min}: a game needs at least 2 players"
+        if p.max < p.min:
+            yield f"players.max = {p.max} is below players.min = {p.min}"
+        if d.standard_decks < 1 or d.standard_decks > 4:
+            yield f"deck.standard_decks = {d.standard_decks}: use 1 to 4"
+        if not tiles and not 0 <= d.printed_jokers <= 6:
+            yield f"deck.printed_jokers = {d.printed_jokers}: {self.title} is played with 0 to 6 jokers"
+        if tiles and not 0 <= d.printed_jokers <= 6:
+            yield f"deck.printed_jokers = {d.printed_jokers}: use 0 to 6 joker tiles"
+        hs = self.deal.hand_size
+        if hs is not None and hs < 1:
+            yield f"deal.hand_size = {hs}: every player needs at least one card"
+        if hs is not None and hs * p.min >= d.size:
+            yield f"deal.hand_size = {hs}: {p.min} hands of {hs} do not fit a deck of {d.size}"
+        if self.deal.first_player is FirstPlayer.HIGHEST_TILE and not tiles:
+            yield "deal.first_player = HIGHEST_TILE is the Rummikub rule; card games start left of the dealer"
+        m = self.meld
+        if m.set_max < 3 or m.set_max > 8:
+            yield f"meld.set_max = {m.set_max}: a set has 3 to at most 8 cards"
+        if m.min_len < 3 or m.min_len > 13:
+            yield f"meld.min_len = {m.min_len}: a run needs 3 to 13 cards"
+        if not 0 <= m.min_naturals <= 3:
+            yield f"meld.min_naturals = {m.min_naturals}: use 0 to 3"
+        if m.ace_both_ends and m.ace_mode is not AceMode.HIGH_OR_LOW:
+            yield "meld.ace_both_ends needs meld.ace_mode = HIGH_OR_LOW"
+        t = self.turn
+        if t.time_limit_s is not None and t.time_limit_s <= 0:
+            yield f"turn.time_limit_s = {t.time_limit_s}: a limit must be positive (or none)"
+        o = self.opening
+        if o.type is OpeningType.POINTS and o.threshold < 0:
+            yield f"opening.threshold = {o.threshold}: must be 0 or more"
+        if o.type is OpeningType.RUN_FROM_HAND and not 3 <= o.run_length <= 13:
+            yield f"opening.run_length = {o.run_length}: use 3 to 13"
+        if o.ace_value not in (1, 11, 14, 15, POSITIONAL):
+            yield f"opening.ace_value = {o.ace_value!r}: use 1, 11, 15 or POSITIONAL_1_OR_11"
+        j = self.joker
+        if j.retrieval and j.retrieved_disposition is Disposition.NEVER_TO_HAND:
+            yield (
+                "joker.retrieved_disposition = NEVER_TO_HAND means no retrieval: "
+                "set joker.retrieval = false as well"
+            )
+        if not j.retrieval and j.retrieved_disposition is not Disposition.NEVER_TO_HAND:
+            yield (
+                f"joker.retrieval = false contradicts joker.retrieved_disposition = "
+                f"{j.retrieved_disposition.name}: use NEVER_TO_HAND"
+            )
+        if self.fail.penalty_draw < 0:
+            yield f"fail.penalty_draw = {self.fail.penalty_draw}: must be 0 or more"
+        if self.discard_pile.enabled and t.model is not TurnModel.PLAY_XOR_DRAW:
+            yield "discard_pile.enabled needs turn.model = PLAY_XOR_DRAW (draw, then discard)"
+        s, mt, st = self.scoring, self.match, self.stalemate
+        if s.mode is ScoringMode.NONE and mt.format not in (
+            MatchFormat.SINGLE_ROUND,
+            MatchFormat.FIRST_TO_N_OUTS,
+        ):
+            yield (
+                f"match.format = {mt.format.name} needs scores, but scoring.mode = NONE: "
+                "use SINGLE_ROUND or FIRST_TO_N_OUTS"
+            )
+        if s.mode is ScoringMode.ZERO_SUM_HIGH and mt.format is MatchFormat.ROUNDS_LOWEST_TOTAL:
+            yield "match.format = ROUNDS_LOWEST_TOTAL contradicts scoring.mode = ZERO_SUM_HIGH (highest wins)"
+        if s.mode is ScoringMode.PENALTY_LOW and mt.format is MatchFormat.ROUNDS_HIGHEST_TOTAL:
+            yield "match.format = ROUNDS_HIGHEST_TOTAL contradicts scoring.mode = PENALTY_LOW (lowest wins)"
+        if mt.format in (
+            MatchFormat.POINTS,
+            MatchFormat.POOL_101,
+            MatchFormat.POOL_201,
+            MatchFormat.DEALS,
+        ):
+            yield f"match.format = {mt.format.name} is an Indian Rummy format"
+        if s.mode is ScoringMode.PENALTY_LOW and st.scoring in (
+            StalemateScoring.ZERO_SUM_DIFFS,
+            StalemateScoring.RUMMIKUB_ORG,
+        ):
+            yield f"stalemate.scoring = {st.scoring.name} needs scoring.mode = ZERO_SUM_HIGH"
+        if s.mode is ScoringMode.ZERO_SUM_HIGH and st.scoring in (
+            StalemateScoring.WINNER_ZERO,
+            StalemateScoring.ALL_COUNT,
+        ):
+            yield f"stalemate.scoring = {st.scoring.name} needs scoring.mode = PENALTY_LOW"
+        if mt.rounds < 1:
+            yield f"match.rounds = {mt.rounds}: play at least one round"
+        if mt.outs_to_win < 1:
+            yield f"match.outs_to_win = {mt.outs_to_win}: must be at least 1"
+        if mt.target_score is not None and mt.target_score <= 0:
+            yield f"match.target_score = {mt.target_score}: must be positive (or none)"
+        if s.joker_retrieval_bonus < 0:
+            yield f"scoring.joker_retrieval_bonus = {s.joker_retrieval_bonus}: must be 0 or more"
+        if (
+            self.variant.lay_off_on_opponents_after_opening
+            and m.ownership is not MeldOwnership.OWNED
+        ):
+            yield "variant.lay_off_on_opponents_after_opening needs meld.ownership = OWNED"
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def tiles(self) -> bool:
+        return self.deck.kind is DeckKind.TILES
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        return _meld_rules(self.meld)
+
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each of ``players`` (RULES.md §3.1, T32)."""
+        if self.deal.hand_size is not None:
+            return self.deal.hand_size
+        if self.tiles:
+            return 14
+        return 13 if players <= 3 else 11
+
+    def check_players(self, players: int) -> None:
+        if not self.players.min <= players <= self.players.max:
+            raise ConfigError(
+                f"{self.title} ({self.name}) is for {self.players.min} to {self.players.max} "
+                f"players, not {players} (players.min/players.max)"
+            )
+        need = self.hand_size(players) * players
+        if need > self.deck.size:
+            raise ConfigError(
+                f"deal.hand_size: {players} hands of {self.hand_size(players)} need {need} "
+                f"cards, the deck has {self.deck.size}"
+            )
+
+    def penalty_value(self, card: Card) -> int:
+        """What a card left in hand costs (RULES.md §1.5)."""
+        if card.is_joker:
+            return self.scoring.joker_penalty
+        if card.tile:
+            return card.rank
+        if card.rank == 1:
+            return self.scoring.ace_penalty
+        return min(card.rank, 10)
+
+    def opening_value_of_card(self, identity: Card, *, ace_high: bool = False) -> int:
+        """Opening value of the card an item represents (aces per ``opening.ace_value``)."""
+        if identity.rank == 1:
+            av = self.opening.ace_value
+            if av == POSITIONAL:
+                return 11 if ace_high else 1
+            return int(av)
+        if identity.tile or self.opening.value_scheme is ValueScheme.RANK_NUMBER:
+            return identity.rank
+        return min(identity.rank, 10)
+
+    def opening_value(self, meld: Meld) -> int:
+        """Opening value of a valid meld (jokers per ``opening.joker_value``, §1.5, A02–A04)."""
+        rules = self.meld_rules
+        kind = meld.kind(rules)
+        idents = [it.identity for it in meld.items]
+        ace_high = [False] * len(idents)
+        if kind is MeldKind.RUN:
+            order = run_positions(idents, rules)
+            if order is not None:
+                # An ace after a king in run order is high.
+                for pos, i in enumerate(order):
+                    if idents[i].rank == 1 and pos > 0 and idents[order[pos - 1]].rank == 13:
+                        ace_high[i] = True
+        elif kind is MeldKind.SET:
+            ace_high = [True] * len(idents)
+        total = 0
+        for k, it in enumerate(meld.items):
+            if it.card.is_joker and self.opening.joker_value is not JokerValue.REPRESENTED:
+                total += (
+                    self.scoring.joker_penalty
+                    if self.opening.joker_value is JokerValue.PENALTY
+                    else 0
+                )
+            else:
+                total += self.opening_value_of_card(idents[k], ace_high=ace_high[k])
+        return total
+
+    def summary(self) -> str:
+        return f"{self.title} ({self.name})"
+
+
+def _meld_rules(m: MeldOptions) -> MeldRules:
+    return MeldRules(
+        ace_mode=m.ace_mode,
+        set_max=m.set_max,
+        min_len=m.min_len,
+        min_naturals=m.min_naturals,
+        ace_both_ends=m.ace_both_ends,
+    )
+
+
+def _robbers() -> ManipulationRules:
+    return ManipulationRules()
+
+
+def _robbers_s003() -> ManipulationRules:
+    base = ManipulationRules()
+    return dataclasses.replace(
+        base,
+        name="robbers_s003",
+        title="Robbers' Rummy (encyclopedia rules)",
+        players=PlayersOptions(2, 6),
+        deal=DealOptions(hand_size=13),
+        meld=MeldOptions(ace_mode=AceMode.WRAPAROUND),
+        turn=TurnOptions(model=TurnModel.PLAY_DRAW_PLAY),
+        opening=OpeningOptions(type=OpeningType.NONE, threshold=0),
+        joker=JokerOptions(retrieval=False, retrieved_disposition=Disposition.NEVER_TO_HAND),
+        scoring=ScoringOptions(mode=ScoringMode.NONE),
+        match=MatchOptions(format=MatchFormat.SINGLE_ROUND, rounds=1),
+    )
+
+
+def _vatikan_s000() -> ManipulationRules:
+    return dataclasses.replace(ManipulationRules(), name="vatikan_s000", title="Vatikan")
+
+
+def _vatikan_pagat() -> ManipulationRules:
+    return dataclasses.replace(
+        ManipulationRules(),
+        name="vatikan_pagat",
+        title="Vatikan (pagat rules)",
+        deck=DeckOptions(printed_jokers=2),
+        deal=DealOptions(hand_size=13, first_dealer=FirstDealer.RANDOM),
+        meld=MeldOptions(ace_mode=AceMode.HIGH_OR_LOW),
+        opening=OpeningOptions(type=OpeningType.RUN_FROM_HAND, threshold=0, run_length=3),
+        joker=JokerOptions(
+            retrieved_disposition=Disposition.REUSE_SAME_TURN,
+            replacement_source=ReplacementSource.HAND_OR_TABLE,
+            mobility=Mobility.ONLY_VIA_REPLACEMENT,
+        ),
+        scoring=ScoringOptions(mode=ScoringMode.NONE),
+        match=MatchOptions(format=MatchFormat.SINGLE_ROUND, rounds=1),
+    )
+
+
+def _rummikub() -> ManipulationRules:
+    return dataclasses.replace(
+        ManipulationRules(),
+        name="rummikub",
+        title="Rummikub",
+        players=PlayersOptions(2, 4),
+        deck=DeckOptions(kind=DeckKind.TILES, standard_decks=2, printed_jokers=2),
+        deal=DealOptions(hand_size=14, first_player=FirstPlayer.HIGHEST_TILE),
+        opening=OpeningOptions(
+            threshold=30,
+            ace_value=1,
+            value_scheme=ValueScheme.RANK_NUMBER,
+            allow_table_play_same_turn=False,
+        ),
+        joker=JokerOptions(
+            retrieved_disposition=Disposition.REUSE_SAME_TURN_NEW_MELD,
+            replacement_source=ReplacementSource.HAND_OR_TABLE,
+        ),
+        fail=FailOptions(penalty_draw=3),
+        stalemate=StalemateOptions(
+            winner_rule=StalemateWinner.LOWEST_VALUE, scoring=StalemateScoring.ZERO_SUM_DIFFS
+        ),
+        scoring=ScoringOptions(mode=ScoringMode.ZERO_SUM_HIGH, ace_penalty=1),
+        match=MatchOptions(format=MatchFormat.ROUNDS_HIGHEST_TOTAL, rounds=5),
+    )
+
+
+PRESETS = {
+    "robbers": _robbers,
+    "robbers_s003": _robbers_s003,
+    "vatikan_s000": _vatikan_s000,
+    "vatikan_pagat": _vatikan_pagat,
+    "rummikub": _rummikub,
+}

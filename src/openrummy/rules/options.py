@@ -1,0 +1,152 @@
+"""Option machinery shared by every rule family: sections, dotted names, overrides.
+
+A family's rules are a frozen dataclass whose fields are *sections* (frozen dataclasses too);
+an option is named ``section.field`` exactly as in RULES.md (``opening.threshold``). Overrides
+are coerced from text or JSON values, so the same names work from Python, the CLI and JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Self, TypeVar, cast, get_args, get_origin
+
+from openrummy.errors import ConfigError
+
+__all__ = ["OptionSet", "coerce_option"]
+
+T = TypeVar("T")
+
+
+class OptionSet:
+    """Mixin for a family's top-level rules dataclass (fields are sections)."""
+
+    def options(self) -> dict[str, Any]:
+        """Every option as ``{"section.field": value}`` (enums as their names)."""
+        out: dict[str, Any] = {}
+        for sec in dataclasses.fields(self):  # type: ignore[arg-type]
+            section = getattr(self, sec.name)
+            if not dataclasses.is_dataclass(section):
+                continue
+            for f in dataclasses.fields(section):
+                value = getattr(section, f.name)
+                out[f"{sec.name}.{f.name}"] = value.name if isinstance(value, enum.Enum) else value
+        return out
+
+    def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
+        """A copy with options replaced by dotted name; validated like any rules object.
+
+        Values may be given as their type or as text (``"30"``, ``"true"``, ``"WRAPAROUND"``,
+        ``"none"``). An unknown name or a bad value raises :class:`ConfigError` naming it.
+        """
+        merged: dict[str, object] = dict(overrides or {})
+        merged.update(kw)
+        if not merged:
+            return self
+        by_section: dict[str, dict[str, object]] = {}
+        for key, raw in merged.items():
+            section_name, dot, field_name = key.partition(".")
+            if not dot:
+                raise ConfigError(f"unknown option {key!r}: options are named section.field")
+            section = getattr(self, section_name, None)
+            if section is None or not dataclasses.is_dataclass(section):
+                raise ConfigError(f"unknown option {key!r} (no section {section_name!r})")
+            hints = _hints(cast(type, type(section)))
+            if field_name not in hints:
+                known = ", ".join(f"{section_name}.{n}" for n in hints)
+                raise ConfigError(f"unknown option {key!r}; {section_name} has: {known}")
+            value = coerce_option(key, raw, hints[field_name])
+            by_section.setdefault(section_name, {})[field_name] = value
+        changes: dict[str, object] = {}
+        for section_name, fields in by_section.items():
+            section = getattr(self, section_name)
+            changes[section_name] = dataclasses.replace(section, **fields)
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def describe_differences(self, other: OptionSet) -> dict[str, tuple[Any, Any]]:
+        mine, theirs = self.options(), other.options()
+        return {k: (mine[k], theirs.get(k)) for k in mine if mine[k] != theirs.get(k)}
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def coerce_option(name: str, raw: object, annotation: Any) -> Any:
+    """Convert ``raw`` to ``annotation`` or raise :class:`ConfigError` naming the option."""
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = get_args(annotation)
+        if type(None) in args and (raw is None or _is_none_text(raw)):
+            return None
+        errors: list[str] = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return coerce_option(name, raw, arg)
+            except ConfigError as e:
+                errors.append(str(e))
+        raise ConfigError(errors[-1] if errors else f"option {name}: bad value {raw!r}")
+    if origin is typing.Literal:
+        allowed = get_args(annotation)
+        for a in allowed:
+            if raw == a or (isinstance(raw, str) and str(a).upper() == raw.upper()):
+                return a
+        raise ConfigError(f"option {name}: {raw!r} is not one of {', '.join(map(str, allowed))}")
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        if isinstance(raw, annotation):
+            return raw
+        if isinstance(raw, str):
+            key = raw.strip().upper()
+            for member in annotation:
+                if member.name == key or str(member.value).upper() == key:
+                    return member
+        names = ", ".join(m.name for m in annotation)
+        raise ConfigError(f"option {name}: {raw!r} is not one of {names}")
+    if annotation is bool:
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, str) and raw.strip().lower() in ("true", "yes", "on", "1"):
+            return True
+        if isinstance(raw, str) and raw.strip().lower() in ("false", "no", "off", "0"):
+            return False
+        raise ConfigError(f"option {name}: {raw!r} is not true or false")
+    if annotation is int:
+        if isinstance(raw, bool):
+            raise ConfigError(f"option {name}: {raw!r} is not a whole number")
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, str):
+            try:
+                return int(raw.strip())
+            except ValueError:
+                pass
+        raise ConfigError(f"option {name}: {raw!r} is not a whole number")
+    if annotation is float:
+        if isinstance(raw, bool):
+            raise ConfigError(f"option {name}: {raw!r} is not a number")
+        if isinstance(raw, (int, float)):
+            return float(raw)
+        if isinstance(raw, str):
+            try:
+                return float(raw.strip())
+            except ValueError:
+                pass
+        raise ConfigError(f"option {name}: {raw!r} is not a number")
+    if annotation is str:
+        if isinstance(raw, str):
+            return raw
+        raise ConfigError(f"option {name}: {raw!r} is not text")
+    if isinstance(annotation, type) and isinstance(raw, annotation):
+        return raw
+    raise ConfigError(f"option {name}: cannot read {raw!r}")
+
+
+def _is_none_text(raw: object) -> bool:
+    return isinstance(raw, str) and raw.strip().lower() in ("none", "null", "off", "")
