@@ -220,7 +220,7 @@ class Meld:
         return True
 
     def normalized(self, rules: MeldRules) -> Meld:
-        """Canonical order: a run by position, a set by suit (naturals first)."""
+        """Canonical order: a run by position, a set by (represented) suit, ♠ ♥ ♦ ♣."""
         kind = self.kind(rules)
         if kind is MeldKind.RUN:
             order = run_positions([it.identity for it in self.items], rules)
@@ -231,7 +231,7 @@ class Meld:
                 tuple(
                     sorted(
                         self.items,
-                        key=lambda it: (it.is_wild, it.identity.sort_key(), it.card.sort_key()),
+                        key=lambda it: (it.identity.sort_key(), it.is_wild),
                     )
                 )
             )

@@ -1,0 +1,239 @@
+"""Actions of the manipulation games, as small frozen values with a stable text form.
+
+Every action names the seat that takes it. ``at`` is the time on the game clock (seconds)
+when it was taken; the engine stamps it from its injected clock when the caller leaves it out,
+and a record keeps it, so a replay sees the same times (RULES.md C8).
+
+Text notation (``str(action)`` and :func:`parse_action`)::
+
+    >>> a = parse_action("play [5H 6H 7H] [7C JK=7D 7H] retrieve 1:7D<-7D", seat=0)
+    >>> str(a)
+    'play [5H 6H 7H] [7C JK=7D 7H] retrieve 1:7D<-7D'
+    >>> parse_action("draw", seat=2)
+    Draw(seat=2, at=None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from openrummy.cards import Card
+from openrummy.errors import NotationError, RecordError
+from openrummy.melds import Meld
+
+__all__ = [
+    "Abandon",
+    "Action",
+    "Discard",
+    "Draw",
+    "EndTurn",
+    "Pass",
+    "Play",
+    "Retrieval",
+    "TakeDiscard",
+    "Timeout",
+    "action_from_json",
+    "action_to_json",
+    "parse_action",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """Swap a table joker for its natural card (RULES.md §2.4).
+
+    ``meld`` is the index, in the turn-start table, of the meld holding the joker;
+    ``identity`` is the card that joker stands for there; ``replacement`` the natural put in
+    its place. ``from_table``: the replacement was already on the table (HAND_OR_TABLE).
+    """
+
+    meld: int
+    identity: Card
+    replacement: Card
+    from_table: bool = False
+
+    def __str__(self) -> str:
+        src = "@table" if self.from_table else ""
+        return f"{self.meld}:{self.identity}<-{self.replacement}{src}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One manipulation transaction: the complete table after the play (RULES.md §2.1)."""
+
+    seat: int
+    table: tuple[Meld, ...]
+    retrievals: tuple[Retrieval, ...] = ()
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        melds = " ".join(str(m) for m in self.table) or "[]"
+        text = f"play {melds}"
+        if self.retrievals:
+            text += " retrieve " + " ".join(str(r) for r in self.retrievals)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of the stock (ends the turn unless a discard follows)."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top of the discard pile (discard-pile variant, §3.8)."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard a card face up (discard-pile variant, after drawing)."""
+
+    seat: int
+    card: Card
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Do nothing this turn; only with an empty stock (§2.6)."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the turn after a play or a draw (play–draw–play model, §3.2)."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The turn timer ran out (C8): a failure, as the rules' failure mode says."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """The player gives up a started manipulation: a failure (§2.5)."""
+
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "abandon"
+
+
+Action = Play | Draw | TakeDiscard | Discard | Pass | EndTurn | Timeout | Abandon
+
+_SIMPLE: dict[str, type[Draw | TakeDiscard | Pass | EndTurn | Timeout | Abandon]] = {
+    "draw": Draw,
+    "take": TakeDiscard,
+    "pass": Pass,
+    "end": EndTurn,
+    "timeout": Timeout,
+    "abandon": Abandon,
+}
+_RETRIEVAL_RE = re.compile(r"^(\d+):([^<]+)<-([^@]+)(@table)?$")
+
+
+def parse_action(text: str, *, seat: int) -> Action:
+    """Read an action in text notation for ``seat`` (see the module docstring)."""
+    body = text.strip()
+    word, _, rest = body.partition(" ")
+    word = word.lower()
+    if word in _SIMPLE:
+        if rest.strip():
+            raise NotationError(f"{text!r}: {word!r} takes no arguments")
+        return _SIMPLE[word](seat)
+    if word == "discard":
+        return Discard(seat, Card.parse(rest))
+    if word == "play":
+        table_text, _, retr_text = rest.partition("retrieve")
+        melds = re.findall(r"\[[^\]]*\]", table_text)
+        leftover = re.sub(r"\[[^\]]*\]", "", table_text).strip()
+        if leftover:
+            raise NotationError(f"{text!r}: cannot read {leftover!r}; write melds as [5H 6H 7H]")
+        table = tuple(Meld.parse(m) for m in melds if m.strip("[] "))
+        retrievals: list[Retrieval] = []
+        for tok in retr_text.split():
+            m = _RETRIEVAL_RE.match(tok)
+            if not m:
+                raise NotationError(
+                    f"{tok!r}: a retrieval is MELD:IDENTITY<-REPLACEMENT, e.g. 0:7D<-7D (meld 0 of the turn-start table)"
+                )
+            retrievals.append(
+                Retrieval(
+                    int(m.group(1)),
+                    Card.parse(m.group(2)),
+                    Card.parse(m.group(3)),
+                    from_table=bool(m.group(4)),
+                )
+            )
+        return Play(seat, table, tuple(retrievals))
+    raise NotationError(
+        f"{text!r} is not an action (play [..], draw, take, discard CARD, pass, end, timeout, abandon)"
+    )
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"seat": 0, "action": "play [5H 6H 7H]", "at": 1.5}``."""
+    out: dict[str, Any] = {"seat": action.seat, "action": str(action)}
+    if action.at is not None:
+        out["at"] = action.at
+    return out
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    try:
+        seat = data["seat"]
+        text = data["action"]
+    except (KeyError, TypeError) as e:
+        raise RecordError(f"an action needs 'seat' and 'action': {data!r}") from e
+    if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(text, str):
+        raise RecordError(f"bad action entry {data!r}")
+    at = data.get("at")
+    if at is not None and (not isinstance(at, (int, float)) or isinstance(at, bool)):
+        raise RecordError(f"bad time in action entry {data!r}")
+    try:
+        action = parse_action(text, seat=seat)
+    except NotationError as e:
+        raise RecordError(f"bad action {text!r}: {e}") from e
+    return _with_time(action, None if at is None else float(at))
+
+
+def _with_time(action: Action, at: float | None) -> Action:
+    import dataclasses
+
+    return dataclasses.replace(action, at=at)

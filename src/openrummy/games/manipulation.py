@@ -1,0 +1,788 @@
+"""The manipulation engine: one round of Robbers' Rummy, Rummikub or Vatikan (RULES.md §2–§4).
+
+The engine is pure and deterministic: all chance comes from the seeded RNG given at creation
+(or from an explicit stacked deck), all time from the actions' ``at`` stamps or an injected
+clock. Nothing else changes a game than :meth:`ManipulationGame.apply`.
+
+    >>> from openrummy.rules import find_preset
+    >>> game = ManipulationGame(find_preset("robbers"), players=3, seed=7)
+    >>> len(game.hands[0]), game.stock_size, game.current
+    (13, 69, 1)
+    >>> result = game.apply(Draw(seat=1))
+    >>> result.accepted, game.current
+    (True, 2)
+
+A play that breaks the rules is a *failure*: under ``fail.mode = PENALIZE`` (the rules) the
+table and hand are restored, the player draws the penalty and the turn ends; the result still
+carries every violation. Under ``REJECT`` (bots, learning) :class:`PlayRejected` is raised and
+nothing changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+import secrets
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from openrummy.cards import Card, standard_deck, tile_set
+from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.melds import Meld
+from openrummy.rules.common import FirstDealer, FirstPlayer, ScoringMode
+from openrummy.rules.manipulation import (
+    FailMode,
+    ManipulationRules,
+    MeldOwnership,
+    StalemateScoring,
+    StalemateWinner,
+    TurnModel,
+)
+
+from .actions import (
+    Abandon,
+    Action,
+    Discard,
+    Draw,
+    EndTurn,
+    Pass,
+    Play,
+    TakeDiscard,
+    Timeout,
+    parse_action,
+)
+from .commit import PlayAnalysis, Violation, analyze_play, opening_required
+
+__all__ = [
+    "ActionKind",
+    "LegalActions",
+    "ManipulationGame",
+    "Outcome",
+    "Phase",
+    "PlayRejected",
+    "Result",
+    "Termination",
+    "cut_for_dealer",
+]
+
+
+class Phase(Enum):
+    START = "START"
+    """Turn start: play, draw (or take the discard), pass on an empty stock."""
+    PLAYED = "PLAYED"
+    """Play–draw–play: after the first accepted play (draw once, or end)."""
+    DREW = "DREW"
+    """Play–draw–play: after the draw (play again, or end)."""
+    DISCARD = "DISCARD"
+    """Discard-pile variant: after drawing, one card must be discarded."""
+    OVER = "OVER"
+
+
+class Termination(Enum):
+    OUT = "OUT"
+    """A player emptied the hand ("Aus!", "Rummikub!")."""
+    STALEMATE = "STALEMATE"
+    """The stock is empty and a full cycle passed without an accepted play (§2.6)."""
+
+
+class ActionKind(Enum):
+    PLAY = "play"
+    DRAW = "draw"
+    TAKE = "take"
+    DISCARD = "discard"
+    PASS = "pass"
+    END = "end"
+    TIMEOUT = "timeout"
+    ABANDON = "abandon"
+
+
+_KIND_OF: dict[type[Any], ActionKind] = {
+    Play: ActionKind.PLAY,
+    Draw: ActionKind.DRAW,
+    TakeDiscard: ActionKind.TAKE,
+    Discard: ActionKind.DISCARD,
+    Pass: ActionKind.PASS,
+    EndTurn: ActionKind.END,
+    Timeout: ActionKind.TIMEOUT,
+    Abandon: ActionKind.ABANDON,
+}
+
+
+class PlayRejected(IllegalActionError):
+    """A play refused under ``fail.mode = REJECT``; nothing changed."""
+
+    def __init__(self, violations: Sequence[Violation]):
+        self.violations = tuple(violations)
+        super().__init__("; ".join(str(v) for v in violations))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: who won and every seat's round score."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    penalties: tuple[int, ...]
+    """Penalty value of each hand at the end (before bonuses)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "penalties": list(self.penalties),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What :meth:`ManipulationGame.apply` did."""
+
+    action: Action
+    accepted: bool
+    """False for a failed play (or a timeout/abandon): it was reverted and penalised."""
+    violations: tuple[Violation, ...] = ()
+    drawn: int = 0
+    event: str = ""
+
+
+class LegalActions:
+    """The actions the current seat may take now (lazy, queryable; python-chess style).
+
+    Plays are too many to list: ``ActionKind.PLAY in legal.kinds`` says one may be
+    submitted, and ``play in legal`` is true for any play by the right seat in the right
+    phase (whether it then passes the commit checks is :meth:`ManipulationGame.check_play`).
+    Iterating gives every other action.
+    """
+
+    def __init__(self, game: ManipulationGame):
+        self._game = game
+        self.seat = game.current
+        self.kinds = game._legal_kinds()
+
+    def __contains__(self, action: object) -> bool:
+        kind = _KIND_OF.get(type(action))
+        if kind is None or kind not in self.kinds:
+            return False
+        assert isinstance(
+            action, (Play, Draw, TakeDiscard, Discard, Pass, EndTurn, Timeout, Abandon)
+        )
+        if action.seat != self.seat:
+            return False
+        if isinstance(action, Discard):
+            return action.card in self._game.hands[self.seat]
+        return True
+
+    def __iter__(self) -> Iterator[Action]:
+        s = self.seat
+        simple: dict[ActionKind, Callable[[], Action]] = {
+            ActionKind.DRAW: lambda: Draw(s),
+            ActionKind.TAKE: lambda: TakeDiscard(s),
+            ActionKind.PASS: lambda: Pass(s),
+            ActionKind.END: lambda: EndTurn(s),
+        }
+        for kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS, ActionKind.END):
+            if kind in self.kinds:
+                yield simple[kind]()
+        if ActionKind.DISCARD in self.kinds:
+            for card in sorted(set(self._game.hands[s]), key=Card.sort_key):
+                yield Discard(s, card)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions seat={self.seat} kinds={[k.value for k in self.kinds]}>"
+
+
+def cut_for_dealer(
+    rng: random.Random, players: int, rule: FirstDealer, *, tiles: bool = False
+) -> int:
+    """Who deals first: each player cuts a card; highest (or lowest) deals.
+
+    Aces count low, jokers and ties cut again (RULES.md §3.1, proposal).
+    """
+    if rule is FirstDealer.RANDOM:
+        return rng.randrange(players)
+    contenders = list(range(players))
+    deck = tile_set() if tiles else standard_deck(1, 0)
+    while True:
+        pool = deck[:]
+        rng.shuffle(pool)
+        cuts = {p: pool[i].rank for i, p in enumerate(contenders)}
+        best = (max if rule is FirstDealer.HIGH_CUT else min)(cuts.values())
+        contenders = [p for p in contenders if cuts[p] == best]
+        if len(contenders) == 1:
+            return contenders[0]
+
+
+class ManipulationGame:
+    """One round of a manipulation game, from the deal to OUT or STALEMATE.
+
+    Create it with a seed (the deck is shuffled from it), with an explicit ``deck`` in draw
+    order (stacked deck, for reproducible scenarios), or with :meth:`from_position`.
+    ``clock`` (seconds) is read only to stamp actions that come without ``at``.
+    """
+
+    def __init__(
+        self,
+        rules: ManipulationRules,
+        players: int,
+        *,
+        seed: int | str | None = None,
+        deck: Sequence[Card] | None = None,
+        dealer: int | None = None,
+        clock: Callable[[], float] | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        self.seed: int | str = secrets.randbits(63) if seed is None else seed
+        self.clock = clock
+        rng = random.Random(self.seed)
+        if dealer is None:
+            if rules.deal.first_player is FirstPlayer.HIGHEST_TILE:
+                dealer = (
+                    cut_for_dealer(rng, players, FirstDealer.HIGH_CUT, tiles=True) - 1
+                ) % players
+            else:
+                dealer = cut_for_dealer(rng, players, rules.deal.first_dealer, tiles=rules.tiles)
+        if not 0 <= dealer < players:
+            raise ConfigError(f"dealer {dealer} is not a seat of a {players}-player game")
+        self.dealer = dealer
+        full = self.full_deck(rules)
+        if deck is None:
+            order = full[:]
+            rng.shuffle(order)
+        else:
+            order = list(deck)
+            if Counter(order) != Counter(full):
+                raise ConfigError(
+                    "a stacked deck must hold exactly the game's cards "
+                    f"({len(full)} cards, {len(order)} given)"
+                )
+        self.initial_deck: tuple[Card, ...] = tuple(order)
+        size = rules.hand_size(players)
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        for i in range(size * players):
+            self.hands[(dealer + 1 + i) % players].append(order[i])
+        rest = order[size * players :]
+        self._stock: list[Card] = rest[::-1]  # top of the stock is the end of the list
+        self.discard_pile: list[Card] = []
+        if rules.discard_pile.enabled and self._stock:
+            self.discard_pile.append(self._stock.pop())
+        self.table: tuple[Meld, ...] = ()
+        self.owners: tuple[int | None, ...] = ()
+        starts_open = not opening_required(rules)
+        self.opened: list[bool] = [starts_open] * players
+        self.current = (dealer + 1) % players
+        self.phase = Phase.START
+        self.pass_count = 0
+        self.retrieved: list[int] = [0] * players
+        self.history: list[Action] = []
+        self.outcome: Outcome | None = None
+        self.turn_started_at: float | None = (
+            started_at if started_at is not None else (clock() if clock else None)
+        )
+        self.started_at = self.turn_started_at
+        self.last_result: Result | None = None
+        self._turn_drew = False
+        self._opened_at_turn_start = self.opened[self.current]
+
+    # -- alternative construction ---------------------------------------------------------
+    @staticmethod
+    def full_deck(rules: ManipulationRules) -> list[Card]:
+        if rules.tiles:
+            return tile_set(rules.deck.standard_decks, rules.deck.printed_jokers)
+        return standard_deck(rules.deck.standard_decks, rules.deck.printed_jokers)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: ManipulationRules,
+        *,
+        hands: Sequence[Sequence[Card]],
+        table: Sequence[Meld] = (),
+        stock: Sequence[Card] = (),
+        discard_pile: Sequence[Card] = (),
+        opened: Sequence[bool] | None = None,
+        current: int = 0,
+        owners: Sequence[int | None] | None = None,
+        clock: Callable[[], float] | None = None,
+        started_at: float | None = None,
+    ) -> ManipulationGame:
+        """A game in an explicit position (tests, puzzles, the solver's CLI).
+
+        ``stock`` is in draw order (first = top). The cards need not make a full deck, but
+        no card may appear more often than the deck holds it.
+        """
+        players = len(hands)
+        game = cls.__new__(cls)
+        if not rules.players.min <= players <= rules.players.max:
+            rules.check_players(players)
+        mr = rules.meld_rules
+        for m in table:
+            reason = m.check(mr)
+            if reason is not None:
+                raise ConfigError(f"table meld {m} is not valid: {reason}")
+        everything: Counter[Card] = Counter()
+        for h in hands:
+            everything.update(h)
+        for m in table:
+            everything.update(m.cards)
+        everything.update(stock)
+        everything.update(discard_pile)
+        full = Counter(cls.full_deck(rules))
+        for card, n in everything.items():
+            if n > full[card]:
+                raise ConfigError(f"the position holds {n} × {card}; the deck has {full[card]}")
+        game.rules = rules
+        game.players = players
+        game.seed = 0
+        game.clock = clock
+        game.dealer = (current - 1) % players
+        game.initial_deck = ()
+        game.hands = [list(h) for h in hands]
+        game._stock = list(stock)[::-1]
+        game.discard_pile = list(discard_pile)
+        game.table = tuple(m.normalized(mr) for m in table)
+        if rules.meld.ownership is MeldOwnership.OWNED:
+            game.owners = tuple(owners) if owners is not None else (None,) * len(table)
+        else:
+            game.owners = (None,) * len(table)
+        game.opened = (
+            list(opened) if opened is not None else [not opening_required(rules)] * players
+        )
+        game.current = current
+        game.phase = Phase.START
+        game.pass_count = 0
+        game.retrieved = [0] * players
+        game.history = []
+        game.outcome = None
+        game.turn_started_at = (
+            started_at if started_at is not None else (clock() if clock else None)
+        )
+        game.started_at = game.turn_started_at
+        game.last_result = None
+        game._turn_drew = False
+        game._opened_at_turn_start = game.opened[current]
+        return game
+
+    def copy(self) -> ManipulationGame:
+        """An independent copy (for search)."""
+        return copy.deepcopy(self)
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock in draw order (hidden information: never show it to players)."""
+        return tuple(reversed(self._stock))
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def all_cards(self) -> Counter[Card]:
+        """Every card in every zone (conservation: constant over the round)."""
+        c: Counter[Card] = Counter(self._stock)
+        c.update(self.discard_pile)
+        for h in self.hands:
+            c.update(h)
+        for m in self.table:
+            c.update(m.cards)
+        return c
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self)
+
+    def _legal_kinds(self) -> frozenset[ActionKind]:
+        if self.outcome is not None:
+            return frozenset()
+        stock = bool(self._stock)
+        pile = bool(self.discard_pile) and self.rules.discard_pile.enabled
+        timer = self.rules.turn.time_limit_s is not None
+        kinds: set[ActionKind] = set()
+        if self.phase is Phase.START:
+            kinds.add(ActionKind.PLAY)
+            kinds.add(ActionKind.ABANDON)
+            kinds.add(ActionKind.DRAW if stock else ActionKind.PASS)
+            if pile:
+                kinds.add(ActionKind.TAKE)
+        elif self.phase is Phase.PLAYED:
+            kinds.add(ActionKind.END)
+            if stock:
+                kinds.add(ActionKind.DRAW)
+        elif self.phase is Phase.DREW:
+            kinds.update((ActionKind.PLAY, ActionKind.END, ActionKind.ABANDON))
+        elif self.phase is Phase.DISCARD:
+            kinds.add(ActionKind.DISCARD)
+        if timer:
+            kinds.add(ActionKind.TIMEOUT)
+        return frozenset(kinds)
+
+    def time_left(self, now: float | None = None) -> float | None:
+        limit = self.rules.turn.time_limit_s
+        if limit is None or self.turn_started_at is None:
+            return None
+        if now is None:
+            if self.clock is None:
+                return None
+            now = self.clock()
+        return max(0.0, limit - (now - self.turn_started_at))
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action in text notation for the seat to move (``"play [5H 6H 7H]"``)."""
+        return parse_action(text, seat=self.current)
+
+    def check_play(self, play: Play) -> list[Violation]:
+        """Every commit check ``play`` would fail now (empty: it would be accepted)."""
+        self._require_turn(play)
+        return self._analyze(play).violations
+
+    def can_play(self, play: Play) -> bool:
+        return not self.check_play(play)
+
+    def _analyze(self, play: Play) -> PlayAnalysis:
+        elapsed = None
+        if play.at is not None and self.turn_started_at is not None:
+            elapsed = play.at - self.turn_started_at
+        return analyze_play(
+            self.rules,
+            table_before=self.table,
+            hand=self.hands[play.seat],
+            table_after=play.table,
+            opened=self.opened[play.seat],
+            retrievals=play.retrievals,
+            elapsed=elapsed,
+            mover=play.seat,
+            owners_before=self.owners,
+            opened_before_turn=self._opened_at_turn_start,
+        )
+
+    # -- applying actions -----------------------------------------------------------------
+    def apply(self, action: Action) -> Result:
+        """Validate and apply ``action``; raise :class:`IllegalActionError` if not allowed now.
+
+        An illegal action changes nothing. A failed play is applied as the rules' failure
+        (revert + penalty draw) and reported in the result.
+        """
+        self._require_turn(action)
+        kind = _KIND_OF[type(action)]
+        if kind not in self._legal_kinds():
+            raise IllegalActionError(self._why_not(kind))
+        if action.at is None and self.clock is not None:
+            action = dataclasses.replace(action, at=self.clock())
+        handler = getattr(self, f"_do_{kind.value}")
+        result: Result = handler(action)
+        self.history.append(action)
+        self.last_result = result
+        return result
+
+    def _require_turn(self, action: Action) -> None:
+        if self.outcome is not None:
+            raise IllegalActionError("the round is over")
+        if not isinstance(action, tuple(_KIND_OF)):
+            raise IllegalActionError(f"{action!r} is not an action of this game")
+        if not 0 <= action.seat < self.players:
+            raise IllegalActionError(
+                f"there is no seat {action.seat} in a {self.players}-player game"
+            )
+        if action.seat != self.current:
+            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {action.seat}'s")
+
+    def _why_not(self, kind: ActionKind) -> str:
+        phase = self.phase
+        if kind is ActionKind.DRAW:
+            if not self._stock:
+                return "the stock is empty: pass instead"
+            if phase is Phase.DREW:
+                return "you have already drawn this turn"
+            return "you cannot draw now: your turn is over"
+        if kind is ActionKind.PASS:
+            return "you may pass only when the stock is empty"
+        if kind is ActionKind.TAKE:
+            return "there is no discard pile to take from now"
+        if kind is ActionKind.DISCARD:
+            return "you discard only after drawing in the discard-pile variant"
+        if kind is ActionKind.END:
+            return "you can end the turn only after a play or a draw (play–draw–play)"
+        if kind is ActionKind.TIMEOUT:
+            return "this game has no turn timer"
+        if kind is ActionKind.PLAY:
+            if phase is Phase.DISCARD:
+                return "discard a card first"
+            return "you cannot play now: draw or end your turn"
+        return f"{kind.value} is not allowed now"
+
+    def _do_play(self, play: Play) -> Result:
+        seat = play.seat
+        analysis = self._analyze(play)
+        if analysis.violations:
+            if self.rules.fail.mode is FailMode.REJECT:
+                raise PlayRejected(analysis.violations)
+            return self._fail(play, analysis.violations)
+        hand = self.hands[seat]
+        for card, n in analysis.placed.items():
+            for _ in range(n):
+                hand.remove(card)
+        hand.extend(analysis.lifted.elements())
+        self.table = analysis.table
+        self.owners = analysis.owners
+        self.retrieved[seat] += analysis.retrieved
+        opened_now = False
+        if analysis.opens and not self.opened[seat]:
+            self.opened[seat] = True
+            opened_now = True
+        self.pass_count = 0
+        n_placed = sum(analysis.placed.values())
+        text = f"seat {seat} placed {n_placed} card{'s' if n_placed != 1 else ''}"
+        if opened_now:
+            text += f" and opened with {analysis.opening_value}"
+        if analysis.retrieved:
+            text += f", retrieving {analysis.retrieved} joker(s)"
+        if not hand:
+            self._finish_out(seat)
+            return Result(play, True, event=text + " and went out")
+        if self.rules.turn.model is TurnModel.PLAY_DRAW_PLAY and self.phase is Phase.START:
+            self.phase = Phase.PLAYED
+        else:
+            self._end_turn(play.at)
+        return Result(play, True, event=text)
+
+    def _fail(self, action: Action, violations: Sequence[Violation]) -> Result:
+        """Failure (§2.5): the table and hand are as at turn start; draw the penalty."""
+        seat = action.seat
+        stock_was_empty = not self._stock
+        n = 0 if self._turn_drew else min(self.rules.fail.penalty_draw, len(self._stock))
+        for _ in range(n):
+            self.hands[seat].append(self._stock.pop())
+        if stock_was_empty:
+            self.pass_count += 1
+        elif not self._stock:
+            self.pass_count = 0
+        self._end_turn(action.at)
+        reason = "; ".join(str(v) for v in violations)
+        return Result(
+            action,
+            False,
+            tuple(violations),
+            drawn=n,
+            event=f"seat {seat}'s play failed ({reason}); drew {n} as a penalty",
+        )
+
+    def _do_draw(self, action: Draw) -> Result:
+        card = self._stock.pop()
+        self.hands[action.seat].append(card)
+        self._turn_drew = True
+        if not self._stock:
+            self.pass_count = 0
+        if self.rules.discard_pile.enabled:
+            self.phase = Phase.DISCARD
+        elif self.rules.turn.model is TurnModel.PLAY_DRAW_PLAY:
+            self.phase = Phase.DREW
+        else:
+            self._end_turn(action.at)
+        return Result(action, True, drawn=1, event=f"seat {action.seat} drew a card")
+
+    def _do_take(self, action: TakeDiscard) -> Result:
+        card = self.discard_pile.pop()
+        self.hands[action.seat].append(card)
+        self._turn_drew = True
+        if not self._stock:
+            # Taking from the pile with an empty stock places nothing: for the stalemate rule it
+            # counts as a pass, or the round could go on for ever (RULES.md §2.6 is silent).
+            self.pass_count += 1
+        self.phase = Phase.DISCARD
+        return Result(
+            action, True, drawn=1, event=f"seat {action.seat} took {card} from the discard pile"
+        )
+
+    def _do_discard(self, action: Discard) -> Result:
+        hand = self.hands[action.seat]
+        if action.card not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        hand.remove(action.card)
+        self.discard_pile.append(action.card)
+        self._end_turn(action.at)
+        return Result(action, True, event=f"seat {action.seat} discarded {action.card}")
+
+    def _do_pass(self, action: Pass) -> Result:
+        self.pass_count += 1
+        self._end_turn(action.at)
+        return Result(action, True, event=f"seat {action.seat} passed")
+
+    def _do_end(self, action: EndTurn) -> Result:
+        self._end_turn(action.at)
+        return Result(action, True, event=f"seat {action.seat} ended the turn")
+
+    def _do_timeout(self, action: Timeout) -> Result:
+        limit = self.rules.turn.time_limit_s
+        assert limit is not None
+        if action.at is not None and self.turn_started_at is not None:
+            elapsed = action.at - self.turn_started_at
+            if elapsed < limit:
+                raise IllegalActionError(
+                    f"the turn timer has not run out ({limit - elapsed:.1f} s left)"
+                )
+        if self.phase in (Phase.PLAYED, Phase.DREW):
+            # Nothing is pending: the accepted play stands and the turn simply ends.
+            self._end_turn(action.at)
+            return Result(action, True, event=f"seat {action.seat}'s time ran out")
+        if self.phase is Phase.DISCARD:
+            # The draw stands; the most recently drawn card is discarded for the player.
+            card = self.hands[action.seat][-1]
+            self.hands[action.seat].pop()
+            self.discard_pile.append(card)
+            self._end_turn(action.at)
+            return Result(
+                action, True, event=f"seat {action.seat}'s time ran out; {card} discarded"
+            )
+        return self._fail(action, [Violation("C8", f"the turn time limit of {limit:g} s ran out")])
+
+    def _do_abandon(self, action: Abandon) -> Result:
+        return self._fail(action, [Violation("C0", "the manipulation was abandoned")])
+
+    def _end_turn(self, at: float | None) -> None:
+        n = self.players
+        self.current = (self.current + 1) % n
+        self.phase = Phase.START
+        self._turn_drew = False
+        self._opened_at_turn_start = self.opened[self.current]
+        if at is not None:
+            self.turn_started_at = at
+        if not self._stock and self.pass_count >= n:
+            self._finish_stalemate()
+
+    # -- round end and scoring (§3.5, §4.5) -----------------------------------------------
+    def penalty(self, seat: int) -> int:
+        return sum(self.rules.penalty_value(c) for c in self.hands[seat])
+
+    def _finish_out(self, winner: int) -> None:
+        pens = [self.penalty(s) for s in range(self.players)]
+        mode = self.rules.scoring.mode
+        if mode is ScoringMode.PENALTY_LOW:
+            scores = [0 if s == winner else pens[s] for s in range(self.players)]
+        elif mode is ScoringMode.ZERO_SUM_HIGH:
+            scores = [-pens[s] for s in range(self.players)]
+            scores[winner] = sum(pens) - pens[winner]
+        else:
+            scores = [0] * self.players
+        self._set_outcome(Termination.OUT, (winner,), scores, pens)
+
+    def _finish_stalemate(self) -> None:
+        n = self.players
+        pens = [self.penalty(s) for s in range(n)]
+        counts = [len(h) for h in self.hands]
+        if self.rules.stalemate.winner_rule is StalemateWinner.FEWEST_CARDS:
+            keys = [(counts[s], pens[s]) for s in range(n)]
+        else:
+            keys = [(pens[s], 0) for s in range(n)]
+        best = min(keys)
+        winners = tuple(s for s in range(n) if keys[s] == best)
+        mode = self.rules.scoring.mode
+        sc = self.rules.stalemate.scoring
+        if mode is ScoringMode.PENALTY_LOW:
+            if sc is StalemateScoring.ALL_COUNT:
+                scores = pens[:]
+            else:
+                scores = [0 if s in winners else pens[s] for s in range(n)]
+        elif mode is ScoringMode.ZERO_SUM_HIGH:
+            vw = pens[winners[0]]
+            scores = [0] * n
+            pot = 0
+            for s in range(n):
+                if s in winners:
+                    continue
+                diff = pens[s] - vw
+                pot += diff
+                scores[s] = -(diff if sc is StalemateScoring.ZERO_SUM_DIFFS else pens[s])
+            share, extra = divmod(pot, len(winners))
+            order = sorted(winners, key=lambda s: (s - self.dealer - 1) % n)
+            for k, s in enumerate(order):
+                scores[s] = share + (1 if k < extra else 0)
+        else:
+            scores = [0] * n
+        self._set_outcome(Termination.STALEMATE, winners, scores, pens)
+
+    def _set_outcome(
+        self, termination: Termination, winners: tuple[int, ...], scores: list[int], pens: list[int]
+    ) -> None:
+        bonus = self.rules.scoring.joker_retrieval_bonus
+        if bonus and self.rules.scoring.mode is ScoringMode.PENALTY_LOW:
+            scores = [scores[s] - bonus * self.retrieved[s] for s in range(self.players)]
+        self.phase = Phase.OVER
+        self.outcome = Outcome(
+            termination,
+            winners,
+            tuple(scores),
+            tuple(tuple(h) for h in self.hands),
+            tuple(pens),
+        )
+
+    # -- views ----------------------------------------------------------------------------
+    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator, who sees no hand). JSON-ready.
+
+        Hidden: other hands, the stock order. Once the round is over, every hand is shown
+        (the cards are counted in the open).
+        """
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        rules = self.rules
+        v: dict[str, Any] = {
+            "game": rules.name,
+            "family": "manipulation",
+            "seat": seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase.value,
+            "table": [[str(it) for it in m.items] for m in self.table],
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self._stock),
+            "discard_top": str(self.discard_pile[-1]) if self.discard_pile else None,
+            "discard_size": len(self.discard_pile),
+            "opened": list(self.opened),
+            "pass_count": self.pass_count,
+            "retrieved": list(self.retrieved),
+            "time_left": self.time_left(now),
+            "legal": sorted(k.value for k in self._legal_kinds()),
+            "hand": None,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        if rules.meld.ownership is MeldOwnership.OWNED:
+            v["owners"] = list(self.owners)
+        if seat is not None:
+            v["hand"] = [str(c) for c in sorted(self.hands[seat], key=Card.sort_key)]
+        if self.last_result is not None:
+            v["last"] = {
+                "seat": self.last_result.action.seat,
+                "action": _public_action(self.last_result.action),
+                "accepted": self.last_result.accepted,
+                "violations": [str(x) for x in self.last_result.violations],
+                "event": self.last_result.event,
+            }
+        return v
+
+    def __repr__(self) -> str:
+        return (
+            f"<ManipulationGame {self.rules.name} players={self.players} current={self.current} "
+            f"phase={self.phase.value} stock={len(self._stock)}>"
+        )
+
+
+def _public_action(action: Action) -> str:
+    """An action as others may see it (plays and discards are public; draws are not)."""
+    return str(action)

@@ -1,0 +1,55 @@
+"""Shared test helpers: build positions from text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openrummy.cards import Card, parse_cards
+from openrummy.games.actions import Play, Retrieval
+from openrummy.games.manipulation import ManipulationGame
+from openrummy.melds import Meld
+from openrummy.rules import ManipulationRules
+
+
+def cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def melds(*texts: str) -> tuple[Meld, ...]:
+    return tuple(Meld.parse(t) for t in texts)
+
+
+def position(
+    rules: ManipulationRules,
+    hands: Sequence[str],
+    table: Sequence[str] = (),
+    stock: str = "",
+    opened: Sequence[bool] | bool = True,
+    current: int = 0,
+) -> ManipulationGame:
+    """A game where seat 0 (P1) is to move; hands and table given in notation."""
+    opened_list = [opened] * len(hands) if isinstance(opened, bool) else list(opened)
+    return ManipulationGame.from_position(
+        rules,
+        hands=[parse_cards(h) for h in hands],
+        table=[Meld.parse(t) for t in table],
+        stock=parse_cards(stock),
+        opened=opened_list,
+        current=current,
+    )
+
+
+def play(
+    seat: int,
+    *table: str,
+    retrievals: Sequence[tuple[int, str, str]] = (),
+    from_table: bool = False,
+) -> Play:
+    return Play(
+        seat,
+        melds(*table),
+        tuple(
+            Retrieval(m, Card.parse(ident), Card.parse(rep), from_table=from_table)
+            for m, ident, rep in retrievals
+        ),
+    )
