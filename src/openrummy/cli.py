@@ -1,0 +1,276 @@
+"""The ``rummy`` command.
+
+``rummy --help`` lists the commands; each has its own ``--help``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from openrummy.errors import RummyError
+
+app = typer.Typer(
+    name="rummy",
+    help="OpenRummy: play, check and solve rummy games (Robbers' Rummy, Rummikub, Indian Rummy).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help="Override a rule option by its RULES.md name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable).",
+    ),
+]
+
+
+def _overrides(options: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in options or ():
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise RummyError(f"option {item!r}: write NAME=VALUE, e.g. opening.threshold=30")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+# -- validate --------------------------------------------------------------------------------
+
+
+@app.command()
+def validate(
+    melds: Annotated[
+        list[str], typer.Argument(help='Melds to check, e.g. "[KS AS 2S]" "[7S 7H JK=7D]".')
+    ],
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="Preset whose meld rules apply.")
+    ] = "robbers",
+    option: OptionList = None,
+) -> None:
+    """Say whether melds are valid under a preset, and why not. Exit code 0 = all valid."""
+    from openrummy.melds import Meld
+    from openrummy.rules import find_preset
+
+    try:
+        rules = find_preset(game, _overrides(option))
+        meld_rules = rules.meld_rules
+        if callable(meld_rules):  # families whose meld rules depend on the hand's wild rank
+            meld_rules = meld_rules(None)
+        parsed = [Meld.parse(text) for text in melds]
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    all_valid = True
+    for meld in parsed:
+        if any(it.represents is None for it in meld.items):
+            options = meld.assignments(meld_rules)
+            if options:
+                shown = ", ".join(str(m) for m in options)
+                typer.echo(f"{meld}: valid with the joker(s) declared as one of: {shown}")
+            else:
+                all_valid = False
+                typer.echo(f"{meld}: invalid: no identity of the joker(s) makes it a set or a run")
+            continue
+        reason = meld.check(meld_rules)
+        if reason is None:
+            kind = meld.kind(meld_rules)
+            assert kind is not None
+            typer.echo(f"{meld.normalized(meld_rules)}: valid {kind.value.lower()} ({rules.name})")
+        else:
+            all_valid = False
+            typer.echo(f"{meld}: invalid: {reason} ({rules.name})")
+    raise typer.Exit(0 if all_valid else 1)
+
+
+# -- presets ---------------------------------------------------------------------------------
+
+
+@app.command()
+def presets(
+    name: Annotated[str | None, typer.Argument(help="Show every option of this preset.")] = None,
+) -> None:
+    """List the rule presets, or every option of one preset."""
+    from openrummy.rules import find_preset, preset_names
+
+    if name is None:
+        for n in preset_names():
+            rules = find_preset(n)
+            typer.echo(f"{n:16} {getattr(rules, 'title', n)}")
+        return
+    try:
+        rules = find_preset(name)
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    for key, value in rules.options().items():
+        typer.echo(f"{key:40} {value}")
+
+
+# -- demo: a bot game printed turn by turn ----------------------------------------------------
+
+
+def _describe_action(names: Sequence[str], action: Any, result: Any) -> str:
+    who = names[action.seat]
+    event = result.event
+    if event.startswith(f"seat {action.seat}"):
+        event = event[len(f"seat {action.seat}") :].strip()
+    return f"{who} {event}"
+
+
+def standings_lines(match: Any, names: Sequence[str]) -> Iterator[str]:
+    """The match result as text (the same for a live game and its replay)."""
+    for summary in match.rounds:
+        winners = ", ".join(names[w] for w in summary.winners())
+        scores = "  ".join(
+            f"{names[s]} {summary.outcome.scores[i]:+d}" for i, s in enumerate(summary.seats)
+        )
+        label = "extra round" if summary.tie_break else f"round {summary.index + 1}"
+        yield f"{label}: {summary.outcome.termination.value.lower()}, won by {winners}; {scores}"
+    if match.outcome is not None:
+        o = match.outcome
+        totals = "  ".join(f"{names[s]} {o.totals[s]}" for s in range(match.players))
+        yield f"totals: {totals}"
+        yield f"winner: {', '.join(names[w] for w in o.winners)} ({o.decided_by})"
+
+
+@app.command()
+def demo(
+    game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "robbers",
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=6)] = 4,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
+    ] = 1,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Comma-separated bot kinds, one per seat or one for all.")
+    ] = "simple",
+    option: OptionList = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the game record to this file.")
+    ] = None,
+    delay: Annotated[
+        float, typer.Option("--delay", help="Seconds to pause after each turn.")
+    ] = 0.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result.")] = False,
+) -> None:
+    """Play a game between bots and print it turn by turn."""
+    from openrummy.bots import make_bot, play_match
+    from openrummy.games.actions import Play
+    from openrummy.games.match import ManipulationMatch
+    from openrummy.record import GameRecord
+    from openrummy.rules import find_preset
+
+    try:
+        rules = find_preset(game, _overrides(option))
+        kinds = [k.strip() for k in bots.split(",") if k.strip()]
+        if len(kinds) == 1:
+            kinds *= players
+        if len(kinds) != players:
+            raise RummyError(f"--bots names {len(kinds)} bots for {players} seats")
+        seat_bots = [make_bot(k, rules, seed * 100 + i) for i, k in enumerate(kinds)]
+        match = ManipulationMatch(rules, players, seed=seed)
+    except (RummyError, ValueError) as e:
+        raise _fail(str(e)) from None
+    names = [f"P{i + 1} ({k})" for i, k in enumerate(kinds)]
+    out = typer.echo
+    printed_rounds = 0
+
+    def on_action(action: Any, result: Any) -> None:
+        nonlocal printed_rounds
+        if quiet:
+            return
+        out(f"  {_describe_action(names, action, result)}")
+        round_ended = printed_rounds < len(match.rounds)
+        if result.accepted and isinstance(action, Play) and not round_ended:
+            out(f"    table: {' '.join(m.pretty() for m in match.game.table)}")
+        while printed_rounds < len(match.rounds):
+            summary = match.rounds[printed_rounds]
+            printed_rounds += 1
+            hands = "; ".join(
+                f"{names[s]}: {' '.join(c.pretty() for c in summary.outcome.hands[i]) or '-'}"
+                for i, s in enumerate(summary.seats)
+            )
+            out(
+                f"  round over ({summary.outcome.termination.value.lower()}); left in hands: {hands}"
+            )
+            if match.outcome is None:
+                out(f"round {match.round_index + 1}: {names[match.seats[match.game.dealer]]} deals")
+        if delay:
+            time.sleep(delay)
+
+    if not quiet:
+        out(f"{rules.title} ({rules.name}), {players} players, seed {seed}")
+        out(f"round 1: {names[match.game.dealer]} deals")
+    play_match(match, seat_bots, on_action=on_action)
+    for line in standings_lines(match, names):
+        out(line)
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(GameRecord.from_match(match, names).dumps(), encoding="utf-8")
+        out(f"record written to {record}")
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every action.")] = False,
+) -> None:
+    """Replay a game record and print its course and outcome."""
+    from openrummy.record import load_record
+
+    try:
+        rec = load_record(file)
+        names = rec.players
+        lines: list[str] = []
+
+        def on_action(i: int, action: Any, result: Any) -> None:
+            if verbose and not as_json:
+                lines.append(f"{i:5d}  {_describe_action(names, action, result)}")
+
+        match = rec.replay(on_action=on_action)
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    if as_json:
+        payload = {
+            "game": rec.game,
+            "players": names,
+            "seed": rec.seed,
+            "actions": len(rec.actions),
+            "rounds": [r.to_json() for r in match.rounds],
+            "outcome": match.outcome.to_json() if match.outcome else None,
+            "finished": match.outcome is not None,
+        }
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    typer.echo(f"{rec.game}: {', '.join(names)}; seed {rec.seed}; {len(rec.actions)} actions")
+    for line in lines:
+        typer.echo(line)
+    for line in standings_lines(match, names):
+        typer.echo(line)
+    if match.outcome is None:
+        typer.echo("the game is not finished")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``rummy`` console script."""
+    app(args=list(argv) if argv is not None else None, prog_name="rummy")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

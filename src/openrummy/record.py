@@ -1,0 +1,271 @@
+"""Game records: options + players + seed (or stacked decks) + actions, as JSON; replay.
+
+A record is everything needed to reproduce a match exactly: the preset and the options that
+differ from it, the seat names, the seed (or the decks in draw order), and every applied
+action with its time stamp. The format is documented in ``docs/record-format.md``.
+
+    >>> from openrummy.rules import find_preset
+    >>> from openrummy.games.match import ManipulationMatch
+    >>> from openrummy.bots import SimpleBot, play_match
+    >>> rules = find_preset("robbers_s003")
+    >>> match = ManipulationMatch(rules, 2, seed=4)
+    >>> _ = play_match(match, [SimpleBot(rules), SimpleBot(rules)])
+    >>> record = GameRecord.from_match(match, ["ann", "bob"])
+    >>> again = GameRecord.loads(record.dumps()).replay()
+    >>> again.outcome == match.outcome
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from openrummy.cards import Card
+from openrummy.errors import ConfigError, NotationError, RecordError, RummyError
+from openrummy.games.actions import Action, action_from_json, action_to_json
+from openrummy.games.match import ManipulationMatch
+from openrummy.rules import find_preset
+from openrummy.rules.options import OptionSet
+
+__all__ = ["FORMAT", "VERSION", "GameRecord", "load_record", "register_match_family"]
+
+FORMAT = "openrummy-record"
+VERSION = 1
+
+
+class _Match(Protocol):
+    """What a match must offer to be recorded and replayed."""
+
+    players: int
+    history: list[Action]
+
+    def apply(self, action: Action) -> Any: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+
+
+MatchFactory = Callable[..., Any]
+_FAMILIES: dict[str, MatchFactory] = {"manipulation": ManipulationMatch}
+
+
+def register_match_family(family: str, factory: MatchFactory) -> None:
+    """Let records of another rule family (``rules.family``) be replayed."""
+    _FAMILIES[family] = factory
+
+
+@dataclass
+class GameRecord:
+    """A complete, replayable record of a match."""
+
+    game: str
+    players: list[str]
+    seed: int | str
+    options: dict[str, Any] = field(default_factory=dict)
+    decks: list[list[str]] | None = None
+    first_dealer: int | None = None
+    started_at: float | None = None
+    actions: list[Action] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # -- building -------------------------------------------------------------------------
+    @classmethod
+    def from_match(
+        cls,
+        match: Any,
+        players: Sequence[str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+    ) -> GameRecord:
+        rules = match.rules
+        base = find_preset(rules.name)
+        overrides = {k: mine for k, (mine, _) in rules.describe_differences(base).items()}
+        outcome = match.outcome
+        return cls(
+            game=rules.name,
+            players=list(players)
+            if players is not None
+            else [f"seat {i}" for i in range(match.players)],
+            seed=match.seed,
+            options=overrides,
+            decks=[[str(c) for c in d] for d in match.decks] or None,
+            first_dealer=match.first_dealer,
+            started_at=match.started_at,
+            actions=list(match.history),
+            result=outcome.to_json() if outcome is not None else None,
+            meta=dict(meta or {}),
+        )
+
+    def rules(self) -> OptionSet:
+        try:
+            rules = find_preset(self.game, self.options)
+        except ConfigError as e:
+            raise RecordError(f"the record's rules cannot be built: {e}") from e
+        assert isinstance(rules, OptionSet)
+        return rules
+
+    def new_match(self, *, clock: Callable[[], float] | None = None) -> Any:
+        """The match as dealt, before any action."""
+        rules = self.rules()
+        family = getattr(rules, "family", "manipulation")
+        if family not in _FAMILIES:
+            raise RecordError(f"records of the {family} family cannot be replayed here")
+        try:
+            decks = [[Card.parse(c) for c in d] for d in self.decks] if self.decks else None
+        except NotationError as e:
+            raise RecordError(f"bad card in a stacked deck: {e}") from e
+        try:
+            return _FAMILIES[family](
+                rules,
+                len(self.players),
+                seed=self.seed,
+                decks=decks,
+                first_dealer=self.first_dealer,
+                clock=clock,
+                started_at=self.started_at,
+            )
+        except RummyError as e:
+            raise RecordError(f"the record's match cannot be set up: {e}") from e
+
+    def replay(
+        self,
+        *,
+        on_action: Callable[[int, Action, Any], None] | None = None,
+        check_result: bool = True,
+    ) -> Any:
+        """Re-apply every action; raises :class:`RecordError` at the first that fails."""
+        match = self.new_match()
+        for i, action in enumerate(self.actions):
+            try:
+                result = match.apply(action)
+            except RummyError as e:
+                raise RecordError(
+                    f"action {i} (seat {action.seat}: {action}) does not replay: {e}"
+                ) from e
+            if on_action is not None:
+                on_action(i, action, result)
+        outcome = match.outcome
+        if check_result and self.result is not None:
+            got = outcome.to_json() if outcome is not None else None
+            if got != self.result:
+                raise RecordError(
+                    f"the replay ends differently from the record: recorded {self.result}, replayed {got}"
+                )
+        return match
+
+    # -- JSON -----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "seed": self.seed,
+            "decks": self.decks,
+            "first_dealer": self.first_dealer,
+            "started_at": self.started_at,
+            "meta": self.meta,
+            "actions": [action_to_json(a) for a in self.actions],
+            "result": self.result,
+        }
+
+    def dumps(self) -> str:
+        """JSON text with one action per line, so records diff well."""
+        head = self.to_json()
+        actions = head.pop("actions")
+        result = head.pop("result")
+        lines = [json.dumps(a, ensure_ascii=False) for a in actions]
+        body = ",\n    ".join(lines)
+        text = json.dumps(head, ensure_ascii=False, indent=2)[:-2]
+        text += f',\n  "actions": [\n    {body}\n  ],\n  "result": {json.dumps(result)}\n}}\n'
+        return text
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(
+                f"not an OpenRummy record (format {data.get('format')!r}, expected {FORMAT!r})"
+            )
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"record version {data.get('version')!r} is not supported (this is {VERSION})"
+            )
+        try:
+            game = _typed(data, "game", str)
+            players = _typed(data, "players", list)
+            seed = data["seed"]
+            actions_raw = _typed(data, "actions", list)
+        except KeyError as e:
+            raise RecordError(f"the record has no {e.args[0]!r}") from e
+        if not all(isinstance(p, str) for p in players) or len(players) < 2:
+            raise RecordError("'players' must list at least two names")
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise RecordError(f"bad seed {seed!r}")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        decks = data.get("decks")
+        if decks is not None and not (
+            isinstance(decks, list)
+            and all(isinstance(d, list) and all(isinstance(c, str) for c in d) for d in decks)
+        ):
+            raise RecordError("'decks' must be a list of card lists")
+        first_dealer = data.get("first_dealer")
+        if first_dealer is not None and (
+            not isinstance(first_dealer, int) or isinstance(first_dealer, bool)
+        ):
+            raise RecordError("'first_dealer' must be a seat number")
+        started_at = data.get("started_at")
+        if started_at is not None and not isinstance(started_at, (int, float)):
+            raise RecordError("'started_at' must be a number")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("'result' must be an object")
+        meta = data.get("meta") or {}
+        return cls(
+            game=game,
+            players=players,
+            seed=seed,
+            options=options,
+            decks=decks,
+            first_dealer=first_dealer,
+            started_at=None if started_at is None else float(started_at),
+            actions=[action_from_json(a) for a in actions_raw],
+            result=result,
+            meta=meta if isinstance(meta, dict) else {},
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"the record is not valid JSON: {e}") from e
+        return cls.from_json(data)
+
+
+def _typed(data: Mapping[str, Any], key: str, kind: type) -> Any:
+    value = data[key]
+    if not isinstance(value, kind):
+        raise RecordError(f"{key!r} must be a {kind.__name__}")
+    return value
+
+
+def load_record(path: str | Path) -> GameRecord:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path} is not UTF-8 text") from e
+    return GameRecord.loads(text)
