@@ -66,9 +66,15 @@ class MeldRules:
     ace_both_ends: bool = False
     wild_rank: int | None = None
     wild_natural_counts_pure: bool = True
+    extra_wild: frozenset[Card] = frozenset()
+    """Further cards that may be wild (21-card Indian upper and lower jokers, RULES.md §7.2)."""
 
     def can_be_wild(self, card: Card) -> bool:
-        return card.is_joker or (self.wild_rank is not None and card.rank == self.wild_rank)
+        return (
+            card.is_joker
+            or (self.wild_rank is not None and card.rank == self.wild_rank)
+            or card in self.extra_wild
+        )
 
 
 _RANK_NAMES: Final = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -211,11 +217,7 @@ class Meld:
                 return False
             if it.is_wild:
                 return False
-            if (
-                rules.wild_rank is not None
-                and it.card.rank == rules.wild_rank
-                and not rules.wild_natural_counts_pure
-            ):
+            if not rules.wild_natural_counts_pure and rules.can_be_wild(it.card):
                 return False
         return True
 
