@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from helpers import cards, melds
-
 from openrummy.games.actions import Draw, Play
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
@@ -101,12 +100,18 @@ def test_rummikub_highest_total_and_target_score() -> None:
     match = ManipulationMatch(rules, 2, seed=5)
     assert all(len(h) == 14 for h in match.game.hands)
     match.game = ManipulationGame.from_position(
-        rules, hands=[cards("R3 R4 R5"), cards("B13 K13")], stock=cards("K2 K3"), opened=[True, True]
+        rules,
+        hands=[cards("R3 R4 R5"), cards("B13 K13")],
+        stock=cards("K2 K3"),
+        opened=[True, True],
     )
     match.apply(Play(0, melds("[R3 R4 R5]")))
     assert match.outcome is None and match.totals == [26, -26]
     match.game = ManipulationGame.from_position(
-        rules, hands=[cards("R3 R4 R5"), cards("B13 K13")], stock=cards("K2 K3"), opened=[True, True]
+        rules,
+        hands=[cards("R3 R4 R5"), cards("B13 K13")],
+        stock=cards("K2 K3"),
+        opened=[True, True],
     )
     match.apply(Play(0, melds("[R3 R4 R5]")))
     assert match.outcome is not None and match.outcome.winners == (0,)

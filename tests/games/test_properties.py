@@ -1,0 +1,160 @@
+"""Property tests over many random games played by the simple bots (hypothesis).
+
+For every preset and the main variants: no card is ever created or lost; every table after
+an accepted play is valid; no view shows a card its seat may not see; a failed play restores
+table and hand exactly; a record replays to the identical final state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from openrummy.bots import RandomBot, SimpleBot
+from openrummy.cards import Card
+from openrummy.games.actions import Play
+from openrummy.games.manipulation import ManipulationGame, PlayRejected
+from openrummy.games.match import ManipulationMatch
+from openrummy.record import GameRecord
+from openrummy.rules import find_preset
+
+CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "robbers": ("robbers", {}),
+    "robbers_s003": ("robbers_s003", {}),
+    "vatikan_s000": ("vatikan_s000", {}),
+    "vatikan_pagat": ("vatikan_pagat", {}),
+    "rummikub": ("rummikub", {}),
+    "robbers+discard_pile": ("robbers", {"discard_pile.enabled": True}),
+    "robbers+play_draw_play": ("robbers", {"turn.model": "PLAY_DRAW_PLAY", "fail.penalty_draw": 3}),
+    "robbers+owned": (
+        "robbers",
+        {"meld.ownership": "OWNED", "variant.lay_off_on_opponents_after_opening": True},
+    ),
+    "robbers+wraparound+no_jokers": (
+        "robbers",
+        {"meld.ace_mode": "WRAPAROUND", "deck.printed_jokers": 0},
+    ),
+    "rummikub+reject": ("rummikub", {"fail.mode": "REJECT"}),
+}
+
+
+def single_round(name: str) -> Any:
+    preset, options = CONFIGS[name]
+    return find_preset(preset, {**options, "match.format": "SINGLE_ROUND"})
+
+
+def hidden_shuffled(game: ManipulationGame, seat: int, rng: random.Random) -> ManipulationGame:
+    """A copy in which everything ``seat`` cannot see (other hands, stock) is dealt anew."""
+    other = game.copy()
+    pool = [c for s in range(game.players) if s != seat for c in game.hands[s]] + list(game.stock)
+    rng.shuffle(pool)
+    for s in range(game.players):
+        if s != seat:
+            n = len(game.hands[s])
+            other.hands[s], pool = pool[:n], pool[n:]
+    other._stock = pool[::-1]
+    return other
+
+
+def run_checked_match(name: str, seed: int, players: int, bot_mix: int) -> ManipulationMatch:
+    rules = single_round(name)
+    players = max(rules.players.min, min(players, rules.players.max))
+    match = ManipulationMatch(rules, players, seed=seed)
+    bots = [
+        (RandomBot(rules, seed + i) if (bot_mix >> i) & 1 else SimpleBot(rules, seed + i))
+        for i in range(players)
+    ]
+    rng = random.Random(seed)
+    total = match.game.all_cards()
+    mr = rules.meld_rules
+    for step in range(5000):
+        if match.outcome is not None:
+            break
+        game = match.game
+        seat = match.current
+        view = match.view(seat)
+        # Information flow: re-dealing the hidden cards must not change this seat's view.
+        if step % 5 == 0:
+            assert hidden_shuffled(game, seat, rng).view(seat) == game.view(seat)
+        assert view["hand"] == sorted(view["hand"], key=lambda t: Card.parse(t).sort_key())
+        assert Counter(view["hand"]) == Counter(str(c) for c in game.hands[seat])
+        spectator = match.view(None)
+        assert spectator["hand"] is None
+        action = bots[seat].choose(view)
+        table_before = game.table
+        hand_before = Counter(game.hands[seat])
+        stock_top = list(game.stock)
+        try:
+            result = match.apply(action)
+        except PlayRejected:
+            assert game.table == table_before and Counter(game.hands[seat]) == hand_before
+            from openrummy.games.actions import Draw, Pass
+
+            match.apply(Draw(seat) if game.stock_size else Pass(seat))
+            continue
+        assert game.all_cards() == total, "a card was created or lost"
+        if isinstance(action, Play):
+            if result.accepted:
+                assert all(m.is_valid(mr) for m in game.table)
+            else:
+                # Failed play: table as before; hand as before plus exactly the penalty cards.
+                assert game.table == table_before
+                drawn = Counter(stock_top[: result.drawn])
+                assert Counter(game.hands[seat]) == hand_before + drawn
+    assert match.outcome is not None, "the game did not end"
+    return match
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 5), bot_mix=st.integers(0, 31))
+def test_random_games_keep_every_invariant(
+    name: str, seed: int, players: int, bot_mix: int
+) -> None:
+    match = run_checked_match(name, seed, players, bot_mix)
+    record = GameRecord.from_match(match)
+    replayed = GameRecord.loads(record.dumps()).replay()
+    assert replayed.outcome == match.outcome
+    assert replayed.view(None) == match.view(None)
+    assert [g.outcome for g in (replayed.game,)] == [match.game.outcome]
+
+
+def test_full_match_replays_identically() -> None:
+    rules = find_preset("robbers")
+    match = ManipulationMatch(rules, 4, seed=11)
+    from openrummy.bots import play_match
+
+    play_match(
+        match, [SimpleBot(rules), RandomBot(rules, 1), SimpleBot(rules), RandomBot(rules, 2)]
+    )
+    assert len(match.rounds) >= 5
+    assert [r.dealer for r in match.rounds[:5]] == [(match.first_dealer + i) % 4 for i in range(5)]
+    again = GameRecord.loads(GameRecord.from_match(match).dumps()).replay()
+    assert again.outcome == match.outcome and again.totals == match.totals
+    assert [r.outcome for r in again.rounds] == [r.outcome for r in match.rounds]
+
+
+def test_careless_plays_fail_and_are_undone_exactly() -> None:
+    """The random bot's careless plays do reach the failure path (so the checks above bite)."""
+    rules = single_round("robbers")
+    failures = 0
+    for seed in range(4):
+        match = ManipulationMatch(rules, 3, seed=seed)
+        bots = [RandomBot(rules, seed * 10 + i, blunder_rate=0.5) for i in range(3)]
+        while match.outcome is None:
+            seat = match.current
+            game = match.game
+            table, hand = game.table, Counter(game.hands[seat])
+            result = match.apply(bots[seat].choose(match.view(seat)))
+            if isinstance(result.action, Play) and not result.accepted:
+                failures += 1
+                assert game.table == table
+                assert Counter(game.hands[seat]) - hand == Counter(
+                    game.hands[seat][len(game.hands[seat]) - result.drawn :]
+                )
+    assert failures > 5

@@ -1,0 +1,88 @@
+"""Game records: round trip, replay, and precise errors for corrupt files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from openrummy.bots import SimpleBot, play_match
+from openrummy.cards import parse_cards
+from openrummy.errors import RecordError
+from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.match import ManipulationMatch
+from openrummy.record import GameRecord, load_record
+from openrummy.rules import find_preset
+
+
+def finished(name: str = "robbers_s003", seed: int = 3, **options: object) -> ManipulationMatch:
+    rules = find_preset(name, options)
+    match = ManipulationMatch(rules, 3, seed=seed)
+    play_match(match, [SimpleBot(rules)] * 3)
+    return match
+
+
+def test_record_round_trip_and_replay() -> None:
+    match = finished("robbers", **{"opening.threshold": 30, "match.rounds": 2})
+    record = GameRecord.from_match(match, ["a", "b", "c"])
+    assert record.options == {"opening.threshold": 30, "match.rounds": 2}
+    data = json.loads(record.dumps())
+    assert data["format"] == "openrummy-record" and data["version"] == 1
+    again = GameRecord.from_json(data)
+    assert again.actions == record.actions
+    replayed = again.replay()
+    assert replayed.outcome == match.outcome and replayed.totals == match.totals
+
+
+def test_stacked_decks_replay() -> None:
+    rules = find_preset("robbers_s003")
+    deck = ManipulationGame.full_deck(rules)[::-1]
+    match = ManipulationMatch(rules, 2, seed=0, decks=[deck], first_dealer=1)
+    assert match.game.hands[0][0] == deck[0]
+    play_match(match, [SimpleBot(rules)] * 2)
+    record = GameRecord.from_match(match)
+    assert record.decks is not None and parse_cards(record.decks[0]) == deck
+    assert GameRecord.loads(record.dumps()).replay().outcome == match.outcome
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: "not json {", "not valid JSON"),
+        (lambda d: [1, 2], "JSON object"),
+        (lambda d: {**d, "format": "chess"}, "not an OpenRummy record"),
+        (lambda d: {**d, "version": 99}, "version 99"),
+        (lambda d: {k: v for k, v in d.items() if k != "seed"}, "no 'seed'"),
+        (lambda d: {**d, "game": "poker"}, "unknown game"),
+        (lambda d: {**d, "options": {"opening.threshold": "lots"}}, "opening.threshold"),
+        (lambda d: {**d, "players": ["solo"]}, "at least two"),
+        (lambda d: {**d, "actions": [{"seat": 0}]}, "'seat' and 'action'"),
+        (lambda d: {**d, "actions": [{"seat": 0, "action": "fly"}]}, "bad action"),
+        (
+            lambda d: {
+                **d,
+                "actions": [{**d["actions"][0], "seat": (d["actions"][0]["seat"] + 1) % 3}],
+            },
+            "does not replay",
+        ),
+        (lambda d: {**d, "result": {**d["result"], "scores": [1, 2, 3]}}, "ends differently"),
+        (lambda d: {**d, "decks": [["AS", "ZZ"]]}, "bad card"),
+    ],
+)
+def test_corrupt_records_give_precise_errors(mutate: object, message: str) -> None:
+    match = finished()
+    data = json.loads(GameRecord.from_match(match).dumps())
+    bad = mutate(data)  # type: ignore[operator]
+    text = bad if isinstance(bad, str) else json.dumps(bad)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.loads(text).replay()
+
+
+def test_load_record_errors(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(tmp_path / "missing.json")
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(RecordError):
+        load_record(binary)
