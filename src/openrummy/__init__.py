@@ -16,6 +16,8 @@ from openrummy.errors import (
     RecordError,
     RummyError,
 )
+from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.match import ManipulationMatch
 from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
 from openrummy.rules import find_preset
 
@@ -26,6 +28,8 @@ __all__ = [
     "ConfigError",
     "IllegalActionError",
     "InvalidMeldError",
+    "ManipulationGame",
+    "ManipulationMatch",
     "Meld",
     "MeldItem",
     "MeldKind",

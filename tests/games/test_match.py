@@ -127,3 +127,16 @@ def test_match_rejects_actions_after_the_end_and_from_absent_seats() -> None:
     finish_round(match, 0, {1: "KS"})
     with pytest.raises(IllegalActionError, match="over"):
         match.apply(Draw(1))
+
+
+def test_first_dealer_is_cut_from_the_seed() -> None:
+    rules = find_preset("robbers")
+    dealers = {ManipulationMatch(rules, 4, seed=s).first_dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert (
+        ManipulationMatch(rules, 4, seed=7).first_dealer
+        == ManipulationMatch(rules, 4, seed=7).first_dealer
+    )
+    rummikub = find_preset("rummikub")
+    m = ManipulationMatch(rummikub, 3, seed=2)
+    assert m.game.current == (m.first_dealer + 1) % 3  # the highest tile starts
