@@ -32,7 +32,7 @@ from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
-from .actions import Action
+from .actions import Action, parse_action
 from .manipulation import ManipulationGame, Outcome, Result, Termination, cut_for_dealer
 
 __all__ = ["ManipulationMatch", "MatchOutcome", "RoundSummary"]
@@ -273,6 +273,10 @@ class ManipulationMatch:
     def current(self) -> int:
         """The match seat to move."""
         return self.seats[self.game.current]
+
+    def parse_action(self, text: str, seat: int) -> Action:
+        """Read an action in text notation (``"play [5H 6H 7H]"``, ``"draw"``) for ``seat``."""
+        return parse_action(text, seat=seat)
 
     @property
     def is_over(self) -> bool:
