@@ -5,10 +5,10 @@ differ from it, the seat names, the seed (or the decks in draw order), and every
 action with its time stamp. The format is documented in ``docs/record-format.md``.
 
     >>> from openrummy.rules import find_preset
-    >>> from openrummy.games.match import ManipulationMatch
+    >>> from openrummy.games.registry import new_match
     >>> from openrummy.bots import SimpleBot, play_match
     >>> rules = find_preset("robbers_s003")
-    >>> match = ManipulationMatch(rules, 2, seed=4)
+    >>> match = new_match(rules, 2, seed=4)
     >>> _ = play_match(match, [SimpleBot(rules), SimpleBot(rules)])
     >>> record = GameRecord.from_match(match, ["ann", "bob"])
     >>> again = GameRecord.loads(record.dumps()).replay()
@@ -22,42 +22,19 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, NotationError, RecordError, RummyError
 from openrummy.games.actions import Action, action_from_json, action_to_json
-from openrummy.games.match import ManipulationMatch
+from openrummy.games.registry import new_match
 from openrummy.rules import find_preset
 from openrummy.rules.options import OptionSet
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "load_record", "register_match_family"]
+__all__ = ["FORMAT", "VERSION", "GameRecord", "load_record"]
 
 FORMAT = "openrummy-record"
 VERSION = 1
-
-
-class _Match(Protocol):
-    """What a match must offer to be recorded and replayed."""
-
-    players: int
-    history: list[Action]
-
-    def apply(self, action: Action) -> Any: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def view(self, seat: int | None) -> dict[str, Any]: ...
-
-
-MatchFactory = Callable[..., Any]
-_FAMILIES: dict[str, MatchFactory] = {"manipulation": ManipulationMatch}
-
-
-def register_match_family(family: str, factory: MatchFactory) -> None:
-    """Let records of another rule family (``rules.family``) be replayed."""
-    _FAMILIES[family] = factory
 
 
 @dataclass
@@ -114,15 +91,12 @@ class GameRecord:
     def new_match(self, *, clock: Callable[[], float] | None = None) -> Any:
         """The match as dealt, before any action."""
         rules = self.rules()
-        family = getattr(rules, "family", "manipulation")
-        if family not in _FAMILIES:
-            raise RecordError(f"records of the {family} family cannot be replayed here")
         try:
             decks = [[Card.parse(c) for c in d] for d in self.decks] if self.decks else None
         except NotationError as e:
             raise RecordError(f"bad card in a stacked deck: {e}") from e
         try:
-            return _FAMILIES[family](
+            return new_match(
                 rules,
                 len(self.players),
                 seed=self.seed,

@@ -308,3 +308,12 @@ def _widen(v: dict[str, Any], seats: tuple[int, ...], players: int) -> dict[str,
             o[key] = spread(o[key])
         v["outcome"] = o
     return v
+
+
+def _register() -> None:
+    from .registry import register_family
+
+    register_family("manipulation", ManipulationMatch)
+
+
+_register()
