@@ -11,26 +11,38 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from openrummy.games.actions import Action
-from openrummy.games.manipulation import PlayRejected, Result
-from openrummy.games.match import ManipulationMatch, MatchOutcome
+from openrummy.games.base import Match
+from openrummy.games.manipulation import PlayRejected
 
 from .base import Bot, SeenPosition, read_view
-from .simple import RandomBot, SimpleBot, make_bot
+from .registry import BotInfo, bot_infos, make_bot, register_bot
+from .simple import RandomBot, SimpleBot
 
-__all__ = ["Bot", "RandomBot", "SeenPosition", "SimpleBot", "make_bot", "play_match", "read_view"]
+__all__ = [
+    "Bot",
+    "BotInfo",
+    "RandomBot",
+    "SeenPosition",
+    "SimpleBot",
+    "bot_infos",
+    "make_bot",
+    "play_match",
+    "read_view",
+    "register_bot",
+]
 
 
 def play_match(
-    match: ManipulationMatch,
+    match: Match,
     bots: Sequence[Bot],
     *,
-    on_action: Callable[[Action, Result], None] | None = None,
+    on_action: Callable[[Action, Any], None] | None = None,
     max_actions: int = 200_000,
-) -> MatchOutcome:
+) -> Any:
     """Let ``bots`` (one per seat) play ``match`` to its end; returns the outcome."""
     if len(bots) != match.players:
         raise ValueError(f"{match.players} seats need {match.players} bots, got {len(bots)}")
@@ -43,8 +55,9 @@ def play_match(
             result = match.apply(action)
         except PlayRejected:
             # Under fail.mode = REJECT a refused play changes nothing: draw or pass instead.
-            fallback = next(iter(match.game.legal_actions()))
-            result = match.apply(dataclasses.replace(fallback, seat=seat))
+            legal = match.view(seat)["legal"]
+            word = next(w for w in ("draw", "pass", "end") if w in legal)
+            result = match.apply(match.parse_action(word, seat))
         if on_action is not None:
             on_action(result.action, result)
     raise RuntimeError(f"the match did not end within {max_actions} actions")

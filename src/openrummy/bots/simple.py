@@ -146,11 +146,27 @@ class RandomBot:
         return Play(pos.seat, tuple(table))
 
 
-def make_bot(kind: str, rules: ManipulationRules, seed: int = 0) -> RandomBot | SimpleBot:
-    kinds: Mapping[str, type[RandomBot] | type[SimpleBot]] = {
-        "random": RandomBot,
-        "simple": SimpleBot,
-    }
-    if kind not in kinds:
-        raise ValueError(f"unknown bot {kind!r}; bots: {', '.join(kinds)}")
-    return kinds[kind](rules, seed)
+def _register() -> None:
+    from .registry import BotInfo, register_bot
+
+    register_bot(
+        BotInfo(
+            "random",
+            "any legal action at random, now and then a careless play (for tests)",
+            frozenset({"manipulation"}),
+            lambda rules, seed: RandomBot(rules, seed),
+            level=0,
+        )
+    )
+    register_bot(
+        BotInfo(
+            "simple",
+            "opens from its hand as soon as it can and lays off cards; never rearranges",
+            frozenset({"manipulation"}),
+            lambda rules, seed: SimpleBot(rules, seed),
+            level=1,
+        )
+    )
+
+
+_register()
