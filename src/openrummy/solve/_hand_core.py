@@ -414,7 +414,7 @@ def _run_class(pure: bool, length: int) -> int:
 def _x_subsets(
     xms: list[XMeld], plain: int, xcount: Counter[Card], jokers: int
 ) -> Iterator[tuple[XMeld, ...]]:
-    """Every resource-feasible subset of ``xms`` (the empty one first)."""
+    """Every resource-feasible multiset of ``xms`` (the empty one first)."""
 
     def rec(i: int, plain: int, xc: Counter[Card], j: int) -> Iterator[tuple[XMeld, ...]]:
         if i == len(xms):
@@ -427,7 +427,8 @@ def _x_subsets(
         need = Counter(x.xcards)
         if any(xc[c] < n for c, n in need.items()):
             return
-        for rest in rec(i + 1, plain - x.mask, xc - need, j - x.jokers):
+        # The same meld may be taken again from further copies (two [3D 4D 5D] with 4 wild).
+        for rest in rec(i, plain - x.mask, xc - need, j - x.jokers):
             yield (x, *rest)
 
     yield from rec(0, plain, xcount, jokers)

@@ -1,0 +1,270 @@
+"""``rummy arrange``: the Indian Rummy hand solver over JSON lines (one hand per line).
+
+Each input line is an object::
+
+    {"game": "indian13", "indicator": "2C", "hand": ["3H", "4H", ...], "options": {...}}
+
+* ``game``: a preset (default ``indian13``); ``options``: overrides by option name, as in
+  ``rummy solve`` (``{"scoring.loser_meld_credit": "PURE_ONLY"}``);
+* ``indicator`` (the wild-joker card turned up) or ``wild_rank`` (``2``, ``"Q"``; without an
+  indicator there are no 21-card upper/lower jokers); neither means no wild rank;
+* ``hand``: a list of cards or one string; hand size (13) or, after the draw, one more;
+* ``groups`` (optional): a shown grouping to judge as a declaration (list of lists);
+* ``id`` (optional): echoed back.
+
+Each output line answers its input line: the least-deadwood ``groups`` (wild identities
+written ``JK=QS``), ``deadwood``, ``points`` (capped) and ``declarable``; after the draw also
+the best ``discard`` and ``declare_with`` (a finish card, or null); with ``groups`` a
+``declaration`` verdict. A line that cannot be read gets ``{"error": "...", "line": n}``
+and the other lines are still answered.
+
+    >>> line = '{"indicator": "2C", "hand": "3H 4H 5H 9S JK JS QC QD QH KS 7D 5C 3C"}'
+    >>> print(next(arrange_lines([line])))  # doctest: +NORMALIZE_WHITESPACE
+    {"groups": [["3H", "4H", "5H"], ["JS", "JK=QS", "KS"], ["QC", "QD", "QH"]],
+     "deadwood": ["9S", "7D", "5C", "3C"], "points": 24, "declarable": false,
+     "kinds": ["PURE_SEQUENCE", "SEQUENCE", "SET"], "raw": 24, "credited": true,
+     "game": "indian13", "wild_rank": "2", "indicator": "2C"}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from openrummy.cards import Card, parse_cards
+from openrummy.errors import RummyError
+from openrummy.melds import Meld, MeldItem
+from openrummy.rules import find_preset
+from openrummy.rules.indian import IndianRules, Wilds
+from openrummy.solve.hand import (
+    Arrangement,
+    Declaration,
+    analyse_draw,
+    check_declaration,
+    check_hand,
+    find_declaration,
+    min_deadwood,
+)
+
+__all__ = ["arrange_line", "arrange_lines"]
+
+_KNOWN: frozenset[str] = frozenset(
+    {"game", "indicator", "wild_rank", "hand", "options", "groups", "id"}
+)
+_RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
+
+
+def arrange_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
+    """Answer each non-blank input line (``#`` starts a comment line) with one output line
+    (or, with ``pretty``, a block of text for people)."""
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        answer = arrange_line(text, line=number)
+        yield _pretty(answer, number) if pretty else json.dumps(answer)
+
+
+def arrange_line(text: str, *, line: int = 1) -> dict[str, Any]:
+    """The answer object for one input line; errors become ``{"error": ..., "line": n}``."""
+    try:
+        request = json.loads(text)
+    except json.JSONDecodeError as e:
+        return {"error": f"not JSON: {e.msg} (column {e.colno})", "line": line}
+    if not isinstance(request, dict):
+        return {"error": "each line must be a JSON object", "line": line}
+    try:
+        return _answer(request)
+    except RummyError as e:
+        out: dict[str, Any] = {"error": str(e), "line": line}
+        if "id" in request:
+            out["id"] = request["id"]
+        return out
+
+
+def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(req) - _KNOWN)
+    if unknown:
+        raise RummyError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(_KNOWN))}")
+    game = req.get("game", "indian13")
+    if not isinstance(game, str):
+        raise RummyError("game must be a preset name such as indian13")
+    options = req.get("options") or {}
+    if not isinstance(options, dict):
+        raise RummyError('options must be an object such as {"scoring.cap": 60}')
+    rules = find_preset(game, options)
+    if not isinstance(rules, IndianRules):
+        raise RummyError(f"{game} is not an Indian Rummy game: use indian13, indian10 or indian21")
+    wilds = _wilds(req, rules)
+    if "hand" not in req:
+        raise RummyError('a line needs "hand": the cards, e.g. ["3H", "4H", "JK"]')
+    hand = _cards(req["hand"], "hand")
+    size = rules.deal.hand_size
+    check_hand(hand, rules, wilds, (size, size + 1))
+    out: dict[str, Any] = {}
+    if len(hand) == size:
+        arr = min_deadwood(hand, rules, wilds)
+        out.update(_arrangement(arr))
+        dec = find_declaration(hand, rules, wilds)
+        out["declarable"] = dec.valid
+        out.update(_arrangement_tail(arr))
+        if dec.valid:
+            out["declaration"] = _declaration(dec)
+    else:
+        analysis = analyse_draw(hand, rules, wilds)
+        out.update(_arrangement(analysis.after_discard))
+        out["declarable"] = analysis.declare_with is not None
+        out.update(_arrangement_tail(analysis.after_discard))
+        out["discard"] = str(analysis.discard)
+        out["declare_with"] = str(analysis.declare_with) if analysis.declare_with else None
+        if analysis.declaration is not None:
+            out["declaration"] = _declaration(analysis.declaration)
+    if "groups" in req:
+        shown = _groups(req["groups"])
+        cards = hand if len(hand) == size else None
+        verdict = check_declaration(shown, rules, wilds, cards=cards)
+        out["submitted"] = _declaration(verdict)
+    out["game"] = rules.name
+    out["wild_rank"] = _rank_text(wilds.wild_rank)
+    if wilds.indicator is not None:
+        out["indicator"] = str(wilds.indicator)
+    if "id" in req:
+        out["id"] = req["id"]
+    return out
+
+
+def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:
+    indicator = req.get("indicator")
+    wild_rank = req.get("wild_rank")
+    ind = None
+    if indicator is not None:
+        if not isinstance(indicator, str):
+            raise RummyError('indicator must be a card such as "2C" or "JK"')
+        ind = Card.parse(indicator)
+    rank = None if wild_rank is None else _parse_rank(wild_rank)
+    return rules.wilds(ind, wild_rank=rank)
+
+
+def _parse_rank(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
+        return value
+    if isinstance(value, str):
+        text = value.strip().upper()
+        if text in _RANK_WORDS:
+            return _RANK_WORDS[text]
+        if text.isdigit() and 1 <= int(text) <= 13:
+            return int(text)
+    raise RummyError(f"wild_rank {value!r} is not a rank (A, 2..10, J, Q, K or 1..13)")
+
+
+def _rank_text(rank: int | None) -> str | None:
+    if rank is None:
+        return None
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+
+
+def _cards(value: object, what: str) -> list[Card]:
+    if isinstance(value, str):
+        return parse_cards(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [Card.parse(v) for v in value]
+    raise RummyError(f"{what} must be a list of cards or a string of cards")
+
+
+def _groups(value: object) -> list[Meld]:
+    if not isinstance(value, list):
+        raise RummyError('groups must be a list of groups, e.g. [["4S","5S","6S"], ...]')
+    out = []
+    for g in value:
+        if isinstance(g, str):
+            out.append(Meld.parse(g))
+        elif isinstance(g, list) and g and all(isinstance(t, str) for t in g):
+            out.append(Meld(tuple(MeldItem.parse(t) for t in g)))
+        else:
+            raise RummyError(f"group {g!r} must be a list of cards (JK=9H for a joker)")
+    return out
+
+
+def _meld_tokens(m: Meld) -> list[str]:
+    return [str(it) for it in m.items]
+
+
+def _arrangement(arr: Arrangement) -> dict[str, Any]:
+    return {
+        "groups": [_meld_tokens(g) for g in arr.groups],
+        "deadwood": [str(c) for c in arr.deadwood],
+        "points": arr.points,
+    }
+
+
+def _arrangement_tail(arr: Arrangement) -> dict[str, Any]:
+    return {"kinds": [k.name for k in arr.kinds], "raw": arr.raw, "credited": arr.credited}
+
+
+def _declaration(dec: Declaration) -> dict[str, Any]:
+    out: dict[str, Any] = {"valid": dec.valid, "form": dec.form}
+    if dec.valid:
+        out["groups"] = [_meld_tokens(g) for g in dec.groups]
+        out["kinds"] = [k.name for k in dec.kinds]
+        if dec.loose:
+            out["loose"] = [str(c) for c in dec.loose]
+    else:
+        out["reason"] = dec.reason
+    return out
+
+
+# -- text for people ----------------------------------------------------------------------
+_KIND_WORDS = {
+    "PURE_SEQUENCE": "pure sequence",
+    "SEQUENCE": "sequence",
+    "SET": "set",
+    "TUNNELA": "tunnela",
+    "DUBLEE": "dublee",
+    "JOKER_GROUP": "joker group",
+}
+
+
+def _pc(token: str) -> str:
+    """A card token (``JK=QS``) in card symbols."""
+    left, eq, right = token.partition("=")
+    text = Card.parse(left).pretty()
+    return f"{text}={Card.parse(right).pretty()}" if eq else text
+
+
+def _pretty(ans: Mapping[str, Any], number: int) -> str:
+    if "error" in ans:
+        return f"line {number}: error: {ans['error']}"
+    head = f"line {number} · {ans['game']} · wild rank {ans['wild_rank'] or 'none'}"
+    if "indicator" in ans:
+        head += f" (indicator {_pc(ans['indicator'])})"
+    lines = [head]
+    if "discard" in ans:
+        lines.append(f"  throw {_pc(ans['discard'])}; then:")
+    for group, kind in zip(ans["groups"], ans["kinds"], strict=True):
+        cards = " ".join(_pc(t) for t in group)
+        lines.append(f"  [{cards}]  {_KIND_WORDS.get(kind, kind.lower())}")
+    dead = " ".join(_pc(t) for t in ans["deadwood"]) or "none"
+    counted = "" if ans["credited"] else " (the melds do not count: no qualifying sequences)"
+    capped = f", capped at {ans['points']}" if ans["points"] != ans["raw"] else ""
+    lines.append(f"  deadwood: {dead} = {ans['raw']} points{capped}{counted}")
+    if "declare_with" in ans:
+        finish = ans["declare_with"]
+        lines.append(
+            f"  declare now: yes, with {_pc(finish)} as the finish card"
+            if finish
+            else "  declare now: no"
+        )
+    else:
+        lines.append(f"  declarable: {'yes' if ans['declarable'] else 'no'}")
+    dec = ans.get("declaration")
+    if dec and dec.get("valid"):
+        shown = "  ".join("[" + " ".join(_pc(t) for t in g) + "]" for g in dec["groups"])
+        lines.append(f"  declaration ({dec['form']}): {shown}")
+        if dec.get("loose"):
+            lines.append("  loose: " + " ".join(_pc(t) for t in dec["loose"]))
+    sub = ans.get("submitted")
+    if sub is not None:
+        verdict = "valid" if sub["valid"] else f"invalid: {sub['reason']}"
+        lines.append(f"  shown grouping: {verdict}")
+    return "\n".join(lines)
