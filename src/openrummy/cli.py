@@ -267,6 +267,129 @@ def replay(
         typer.echo("the game is not finished")
 
 
+# -- bots and tournaments ----------------------------------------------------------------------
+
+
+@app.command("bots")
+def list_bots(
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Only bots for this preset's family.")
+    ] = None,
+) -> None:
+    """List the computer players, weakest first, with a line on each."""
+    from openrummy.bots import bot_infos
+    from openrummy.rules import find_preset
+
+    try:
+        family = getattr(find_preset(game), "family", "manipulation") if game else None
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    for info in bot_infos(family):
+        families = ", ".join(sorted(info.families))
+        typer.echo(f"{info.name:10} {info.description} [{families}]")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "robbers",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Bots in seat order, comma-separated, e.g. greedy,simple,simple,simple.",
+        ),
+    ] = "simple,random",
+    deals: Annotated[
+        int,
+        typer.Option("--deals", "-n", min=1, help="Deals; each is played once per seat rotation."),
+    ] = 100,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    backend: Annotated[
+        str, typer.Option("--backend", help="process (default), inline or ray.")
+    ] = "process",
+    unit: Annotated[
+        str,
+        typer.Option(
+            "--unit", help="round: one round/hand per deal; match: the preset's whole match."
+        ),
+    ] = "round",
+    option: OptionList = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the results as .json or .csv.")
+    ] = None,
+    chart: Annotated[
+        Path | None, typer.Option("--chart", help="Write a PNG chart of the win rates.")
+    ] = None,
+) -> None:
+    """Play a mirrored tournament between bots and report win rates, tests and ratings."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from openrummy.sim import BACKENDS, TournamentSpec, run_tournament
+    from openrummy.sim.report import results_table, tests_table, write_chart, write_results
+
+    console = Console()
+    names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    try:
+        spec = TournamentSpec(
+            game=game, bots=names, deals=deals, seed=seed, options=_overrides(option), unit=unit
+        )
+        spec.validate()
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        total = deals * len(names)
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} games/s"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        ) as bar:
+            task = bar.add_task(f"{game} {','.join(names)}", total=total, rate="–")
+            started = time.monotonic()
+            finished = 0
+
+            def progress(_: Any) -> None:
+                nonlocal finished
+                finished += 1
+                elapsed = max(1e-9, time.monotonic() - started)
+                bar.update(task, advance=1, rate=f"{finished / elapsed:.1f}")
+
+            result = run_tournament(spec, workers=workers, backend=backend, progress=progress)
+    except (RummyError, ValueError) as e:
+        raise _fail(str(e)) from None
+    console.print(results_table(result))
+    if len(set(names)) > 1:
+        console.print(tests_table(result))
+    if result.interrupted:
+        console.print(
+            f"[yellow]interrupted: {len(result.results)} of {total} games finished and are reported[/]"
+        )
+    for r in result.errors:
+        console.print(f"[red]deal {r.deal} rotation {r.rotation} failed: {r.error}[/]")
+    if out is not None:
+        write_results(result, out)
+        console.print(f"results written to {out}")
+    if chart is not None:
+        write_chart(result, chart)
+        console.print(f"chart written to {chart}")
+    if result.errors:
+        raise typer.Exit(1)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rummy`` console script."""
     app(args=list(argv) if argv is not None else None, prog_name="rummy")

@@ -1,0 +1,150 @@
+"""Running tournaments on a backend: local processes (default) or Ray.
+
+Results are collected in (deal, rotation) order whatever order the workers finish in, so a
+seed gives the same table on every backend. A game whose worker process dies is reported
+with its error; Ctrl-C stops the run and keeps what finished.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .stats import BotSummary, PairedTest, paired_test, summarize
+from .tournament import GameResult, TournamentSpec, run_game
+
+__all__ = ["BACKENDS", "TournamentResult", "run_tournament"]
+
+BACKENDS = ("process", "inline", "ray")
+
+
+@dataclass
+class TournamentResult:
+    spec: TournamentSpec
+    backend: str
+    results: list[GameResult] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def errors(self) -> list[GameResult]:
+        return [r for r in self.results if r.error is not None]
+
+    def summaries(self) -> list[BotSummary]:
+        return summarize(self.results, self.spec.bots, lower_is_better=self.spec.lower_is_better())
+
+    def tests(self) -> list[PairedTest]:
+        names = list(dict.fromkeys(self.spec.bots))
+        return [
+            paired_test(self.results, a, b) for i, a in enumerate(names) for b in names[i + 1 :]
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        spec = self.spec
+        return {
+            "game": spec.game,
+            "options": dict(spec.options),
+            "bots": list(spec.bots),
+            "deals": spec.deals,
+            "seed": spec.seed,
+            "unit": spec.unit,
+            "backend": self.backend,
+            "interrupted": self.interrupted,
+            "games": len(self.results),
+            "errors": [r.to_json() for r in self.errors],
+            "summary": [s.to_json() for s in self.summaries()],
+            "tests": [t.to_json() for t in self.tests()],
+            "results": [r.to_json() for r in self.results],
+        }
+
+
+def _run_job(args: tuple[TournamentSpec, int, int]) -> GameResult:
+    spec, deal, rotation = args
+    return run_game(spec, deal, rotation)
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    *,
+    workers: int = 1,
+    backend: str = "process",
+    progress: Callable[[GameResult], None] | None = None,
+) -> TournamentResult:
+    """Play every (deal, rotation) of ``spec``; ``progress`` is called as games finish."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    spec.validate()
+    jobs = list(spec.jobs())
+    out = TournamentResult(spec, backend)
+    done: dict[tuple[int, int], GameResult] = {}
+    runner = {"process": _process, "inline": _inline, "ray": _ray}[backend]
+    try:
+        for result in runner(spec, jobs, workers):
+            done[(result.deal, result.rotation)] = result
+            if progress is not None:
+                progress(result)
+    except KeyboardInterrupt:
+        out.interrupted = True
+    out.results = [done[k] for k in sorted(done)]
+    return out
+
+
+def _inline(
+    spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int
+) -> Iterator[GameResult]:
+    for deal, rotation in jobs:
+        yield run_game(spec, deal, rotation)
+
+
+def _process(
+    spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int
+) -> Iterator[GameResult]:
+    if workers <= 1:
+        yield from _inline(spec, jobs, workers)
+        return
+    pool = cf.ProcessPoolExecutor(max_workers=workers)
+    futures = {pool.submit(_run_job, (spec, d, r)): (d, r) for d, r in jobs}
+    try:
+        for fut in cf.as_completed(futures):
+            deal, rotation = futures[fut]
+            try:
+                yield fut.result()
+            except Exception as e:  # the worker process died (BrokenProcessPool) or similar
+                yield GameResult(
+                    deal,
+                    rotation,
+                    spec.seats_for(rotation),
+                    error=f"worker failed: {type(e).__name__}: {e}",
+                )
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Iterator[GameResult]:
+    try:
+        import ray  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as e:
+        raise ValueError(
+            "the ray backend needs the [ray] extra: pip install 'openrummy[ray]'"
+        ) from e
+    started = False
+    if not ray.is_initialized():
+        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(_run_job)
+        pending = {remote.remote((spec, d, r)): (d, r) for d, r in jobs}
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            ref = ready[0]
+            deal, rotation = pending.pop(ref)
+            try:
+                yield ray.get(ref)
+            except Exception as e:  # a task or worker failure
+                yield GameResult(
+                    deal, rotation, spec.seats_for(rotation), error=f"worker failed: {e}"
+                )
+    finally:
+        if started:
+            ray.shutdown()

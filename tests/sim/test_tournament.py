@@ -1,0 +1,179 @@
+"""Tournaments: mirroring, determinism across backends, crash reporting, statistics."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from openrummy.bots import BotInfo, SimpleBot, register_bot
+from openrummy.cli import app
+from openrummy.games.actions import Action
+from openrummy.sim import GameResult, TournamentSpec, paired_test, run_tournament, summarize
+from openrummy.sim.stats import _sign_test
+
+SPEC = TournamentSpec(game="robbers_s003", bots=("simple", "random"), deals=3, seed=2)
+
+
+class ExplodingBot(SimpleBot):
+    """Raises on its third decision (a bot bug)."""
+
+    name = "exploding"
+
+    def __init__(self, rules: Any, seed: int = 0) -> None:
+        super().__init__(rules, seed)
+        self.calls = 0
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        self.calls += 1
+        if self.calls == 3:
+            raise RuntimeError("bot bug")
+        return super().choose(view)
+
+
+class DyingBot(SimpleBot):
+    """Kills its worker process (a crash that no exception handler can catch)."""
+
+    name = "dying"
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        os._exit(13)
+
+
+register_bot(BotInfo("exploding", "test bot", frozenset({"manipulation"}), ExplodingBot))
+register_bot(BotInfo("dying", "test bot", frozenset({"manipulation"}), DyingBot))
+
+
+def test_every_deal_is_played_once_per_seat_rotation() -> None:
+    result = run_tournament(SPEC, backend="inline")
+    assert [(r.deal, r.rotation) for r in result.results] == list(SPEC.jobs())
+    assert [r.seats for r in result.results[:2]] == [("simple", "random"), ("random", "simple")]
+    assert not result.errors and not result.interrupted
+
+
+def test_same_seed_same_results_on_every_backend() -> None:
+    inline = run_tournament(SPEC, backend="inline")
+    processes = run_tournament(SPEC, backend="process", workers=2)
+    assert processes.results == inline.results
+    other_seed = run_tournament(
+        TournamentSpec(game="robbers_s003", bots=("simple", "random"), deals=3, seed=3),
+        backend="inline",
+    )
+    assert other_seed.results != inline.results
+
+
+def test_ray_backend_gives_the_same_results() -> None:
+    import ray  # the [ray] extra, installed by make test
+
+    assert not ray.is_initialized()
+    inline = run_tournament(SPEC, backend="inline")
+    on_ray = run_tournament(SPEC, backend="ray", workers=2)
+    assert on_ray.results == inline.results
+
+
+def test_a_crashing_bot_is_reported_not_dropped() -> None:
+    spec = TournamentSpec(game="robbers_s003", bots=("exploding", "simple"), deals=2, seed=1)
+    result = run_tournament(spec, backend="process", workers=2)
+    assert len(result.results) == 4
+    assert result.errors and all("bot bug" in (r.error or "") for r in result.errors)
+
+
+def test_a_dying_worker_process_is_reported() -> None:
+    spec = TournamentSpec(game="robbers_s003", bots=("dying", "simple"), deals=1, seed=1)
+    result = run_tournament(spec, backend="process", workers=2)
+    assert len(result.results) == 2
+    assert all(r.error is not None and "worker failed" in r.error for r in result.results)
+
+
+def test_bad_setups_fail_before_any_game() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_tournament(TournamentSpec(game="robbers", bots=("simple", "nobody"), deals=1))
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        run_tournament(TournamentSpec(game="rummikub", bots=("simple",) * 5, deals=1))
+    with pytest.raises(ValueError, match="unknown game"):
+        run_tournament(TournamentSpec(game="poker", bots=("simple", "simple"), deals=1))
+    with pytest.raises(ValueError, match="backend"):
+        run_tournament(SPEC, backend="cloud")
+
+
+def results(pairs: list[tuple[int, tuple[str, str], tuple[int, ...]]]) -> list[GameResult]:
+    return [GameResult(deal, 0, seats, winners, (0.0, 0.0)) for deal, seats, winners in pairs]
+
+
+def test_statistics_are_computed_per_deal() -> None:
+    games = results(
+        [(d, ("a", "b"), (0,)) for d in range(30)] + [(d, ("b", "a"), (1,)) for d in range(30)]
+    )
+    summary = {s.bot: s for s in summarize(games, ("a", "b"))}
+    assert summary["a"].win_rate == 1.0 and summary["b"].win_rate == 0.0
+    test = paired_test(games, "a", "b")
+    assert test.deals == 30 and test.mean_difference == 1.0 and test.p_value == 0.0
+    assert test.sign_p_value == pytest.approx(2 / 2**30)
+    shared = results([(0, ("a", "b"), (0, 1))])
+    assert {s.bot: s.win_rate for s in summarize(shared, ("a", "b"))} == {"a": 0.5, "b": 0.5}
+
+
+def test_sign_test_matches_the_binomial_distribution() -> None:
+    assert _sign_test(5, 5) == 1.0
+    assert _sign_test(10, 0) == pytest.approx(2 / 1024)
+    assert _sign_test(0, 0) == 1.0
+    assert math.isclose(_sign_test(7, 3), 2 * sum(math.comb(10, i) for i in range(4)) / 1024)
+
+
+def test_simulate_command_writes_json_csv_and_chart(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out, chart = tmp_path / "r.json", tmp_path / "r.png"
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--game",
+            "robbers_s003",
+            "--bots",
+            "simple,random",
+            "--deals",
+            "2",
+            "--backend",
+            "inline",
+            "--out",
+            str(out),
+            "--chart",
+            str(chart),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "win rate" in res.output and "paired over deals" in res.output
+    data = json.loads(out.read_text())
+    assert data["games"] == 4 and {s["bot"] for s in data["summary"]} == {"simple", "random"}
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    csv_path = tmp_path / "r.csv"
+    res = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--game",
+            "robbers_s003",
+            "--bots",
+            "simple,random",
+            "--deals",
+            "1",
+            "--backend",
+            "inline",
+            "--out",
+            str(csv_path),
+        ],
+    )
+    assert res.exit_code == 0 and csv_path.read_text().startswith("deal,rotation,seat0,seat1")
+    res = runner.invoke(app, ["simulate", "--bots", "simple,nobody", "--deals", "1"])
+    assert res.exit_code == 2 and "unknown bot" in res.output
+
+
+def test_bots_command_lists_bots() -> None:
+    res = CliRunner().invoke(app, ["bots"])
+    assert res.exit_code == 0 and "simple" in res.output and "random" in res.output
