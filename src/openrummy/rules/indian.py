@@ -596,6 +596,19 @@ class IndianRules(OptionSet):
             total += _ladder(self.v21.value_points, n - marriages)
         return total
 
+    @staticmethod
+    def value_exchange(values: list[int]) -> list[int]:
+        """Each non-dropped player's net from the value-card exchange (§7.5).
+
+        Player i receives ``V_i`` from each of the other ``m − 1`` players and pays each of
+        them theirs: ``net_i = (m − 1)·V_i − Σ_{j≠i} V_j`` (the nets sum to 0).
+
+        >>> IndianRules.value_exchange([100, 10, 0])
+        [190, -80, -110]
+        """
+        m, total = len(values), sum(values)
+        return [(m - 1) * v - (total - v) for v in values]
+
     def drop_values(self) -> tuple[int, int]:
         """(first, middle) drop penalties in force, with the 201-pool override (§5.5)."""
         if self.match.format is MatchFormat.POOL_201 and self.pool.drop_values_201 is not None:

@@ -368,9 +368,8 @@ def read_group(meld: Meld, rules: IndianRules, wilds: Wilds) -> list[GroupReadin
     """Every way the shown group counts, identities filled in; empty if it is no group.
 
     Stated identities (``JK=9H``, ``7D=10H``) are kept. A printed joker shown bare gets the
-    identity that fits; a wild-rank card shown as itself is read as itself first, and as a
-    wild if that is the only way the group is valid (the cards, not the notation, are
-    judged).
+    identity that fits; a wild-rank card shown as itself is read both as itself and as a
+    wild (the cards of the group, not the notation, are judged).
     """
     items = meld.items
     mr = rules.meld_rules(wilds)
@@ -395,8 +394,6 @@ def read_group(meld: Meld, rules: IndianRules, wilds: Wilds) -> list[GroupReadin
         opened = {i for i, as_wild in zip(flex, choice, strict=True) if as_wild}
         work = [MeldItem(it.card, None) if i in opened else it for i, it in enumerate(items)]
         _readings_of(work, rules, wilds, mr, add)
-        if out and not any(choice):
-            break  # as shown, the group already counts: that reading is the player's
     return out
 
 
