@@ -390,6 +390,37 @@ def simulate(
         raise typer.Exit(1)
 
 
+@app.command()
+def arrange(
+    file: Annotated[
+        Path | None,
+        typer.Argument(
+            help="JSON lines, one Indian Rummy hand per line (default: standard input)."
+        ),
+    ] = None,
+    pretty: Annotated[
+        bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
+    ] = False,
+) -> None:
+    """Arrange Indian Rummy hands: least deadwood, declaration, best throw (JSON lines).
+
+    Example line: {"game": "indian13", "indicator": "2C", "hand": ["3H", "4H", ...]}.
+    Exits 1 if any line was answered with an error.
+    """
+    from openrummy.solve.arrange_jsonl import arrange_lines
+
+    errors: list[int] = []
+    stream = file.open(encoding="utf-8") if file is not None else sys.stdin
+    try:
+        for out in arrange_lines(stream, pretty=pretty, errors=errors):
+            typer.echo(out)
+    finally:
+        if file is not None:
+            stream.close()
+    if errors:
+        raise typer.Exit(1)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rummy`` console script."""
     app(args=list(argv) if argv is not None else None, prog_name="rummy")

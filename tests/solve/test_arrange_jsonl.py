@@ -101,3 +101,21 @@ def test_21_cards_and_pretty_text() -> None:
     assert "[J♠ 🃏=Q♠ K♠]  sequence" in text
     assert "deadwood: 9♠ 7♦ 5♣ 3♣ = 24 points" in text
     assert "line 4: error: not JSON" in text
+
+
+def test_rummy_arrange_command(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from openrummy.cli import app
+
+    assert isinstance(tmp_path, Path)
+    src = tmp_path / "hands.jsonl"
+    src.write_text(ISSUE_EXAMPLE + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["arrange", str(src)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["points"] == 24
+    result = CliRunner().invoke(app, ["arrange", "--pretty"], input=ISSUE_EXAMPLE + "\nbad\n")
+    assert result.exit_code == 1
+    assert "= 24 points" in result.output and "line 2: error" in result.output

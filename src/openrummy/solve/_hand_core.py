@@ -261,7 +261,8 @@ class HandSearch:
             low = c.mask & -c.mask
             by_field[(low.bit_length() - 1) // 3].append(c)
         for lst in by_field:
-            lst.sort(key=lambda c: (-c.value, c.need))
+            if len(lst) > 1:
+                lst.sort(key=_cand_order)
         return by_field
 
     def _extended(self, c: Cand, wmax: int) -> Iterator[Cand]:
@@ -297,13 +298,13 @@ class HandSearch:
             maxpos = 14 if self.ace_high else 13
             for s in {c.suit for c in xcount}:
                 assert s is not None
-                here = {
-                    r
-                    for r in range(1, 14)
-                    if self.plain_counts[int(s) * 13 + r - 1] or xcount[Card(r, s)]
-                }
+                here = {f % 13 + 1 for f in self.plain_counts if f // 13 == s}
                 xr = {c.rank for c in xcount if c.suit is s}
-                if not xr:
+                here |= xr
+                # A pure run through a wild card needs a neighbour of it in the same suit.
+                if not any(
+                    (r % 13) + 1 in here or ((r - 2) % 13) + 1 in here for r in xr
+                ):
                     continue
                 for lo in range(1, maxpos + 1):
                     for hi in range(lo + 2, min(maxpos, lo + 12) + 1):
@@ -396,6 +397,11 @@ class HandSearch:
         nx = len(self.xcards) - sum(len(x.xcards) for x in chosen)
         run.walk(r0, len(units), fl, nx, sol, units)
         return sol
+
+
+def _cand_order(c: Cand) -> tuple[int, int]:
+    """Most value first: a zero-deadwood answer is met early and ends the search."""
+    return (-c.value, c.need)
 
 
 @functools.cache

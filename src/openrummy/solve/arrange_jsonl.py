@@ -55,14 +55,19 @@ _KNOWN: frozenset[str] = frozenset(
 _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 
 
-def arrange_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
+def arrange_lines(
+    lines: Iterable[str], *, pretty: bool = False, errors: list[int] | None = None
+) -> Iterator[str]:
     """Answer each non-blank input line (``#`` starts a comment line) with one output line
-    (or, with ``pretty``, a block of text for people)."""
+    (or, with ``pretty``, a block of text for people). The numbers of lines answered with
+    an error are appended to ``errors`` when given (the CLI's exit status)."""
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
         answer = arrange_line(text, line=number)
+        if errors is not None and "error" in answer:
+            errors.append(number)
         yield _pretty(answer, number) if pretty else json.dumps(answer)
 
 
