@@ -133,6 +133,7 @@ def test_I11_pure_and_second_sequence() -> None:
     a = min_deadwood(hand, rules, wilds)
     assert [str(g) for g in a.groups] == ["[3H 4H 5H]", "[JS JK=QS KS]", "[QC QD QH]"]
     assert [str(c) for c in a.deadwood] == ["9S", "7D", "5C", "3C"]
+    assert min_deadwood(hand, rules, 2) == a  # a bare wild rank will do
 
 
 def test_I12_pure_sequence_but_no_second_sequence() -> None:

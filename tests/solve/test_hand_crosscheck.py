@@ -451,8 +451,9 @@ def test_crosscheck_10_cards() -> None:
 
 @pytest.mark.slow
 def test_crosscheck_options() -> None:
-    """Wild-rank cards never pure (A33 option); and the 1-deck, 1-joker table (A48)."""
+    """Wild-rank cards never pure (A33 option); sets of 5 (A34); the 1-deck table (A48)."""
     _crosscheck("indian13", 5, 300, {"wild.natural_use_counts_pure": False})
+    _crosscheck("indian13", 7, 300, {"meld.set_max": 5})
     _crosscheck(
         "indian13", 6, 300, {"deck.standard_decks": 1, "deck.printed_jokers": 1, "players.max": 2}
     )

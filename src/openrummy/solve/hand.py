@@ -64,7 +64,9 @@ __all__ = [
     "GroupKind",
     "GroupReading",
     "InvalidHandError",
+    "WildsLike",
     "analyse_draw",
+    "as_wilds",
     "check_declaration",
     "check_hand",
     "declaration_goal",
@@ -73,6 +75,15 @@ __all__ = [
     "read_group",
     "score_loser",
 ]
+
+
+WildsLike = Wilds | int | None
+"""The hand's wild cards: a :class:`Wilds` (from ``rules.wilds(indicator)``), or a bare wild
+rank (no 21-card upper/lower jokers then), or ``None`` for no wild rank."""
+
+
+def as_wilds(wilds: WildsLike) -> Wilds:
+    return wilds if isinstance(wilds, Wilds) else Wilds(wilds)
 
 
 class InvalidHandError(RummyError):
@@ -167,9 +178,10 @@ class DrawAnalysis:
 
 # -- input checks ---------------------------------------------------------------------------
 def check_hand(
-    cards: Sequence[Card], rules: IndianRules, wilds: Wilds, sizes: Iterable[int] | None = None
+    cards: Sequence[Card], rules: IndianRules, wilds: WildsLike, sizes: Iterable[int] | None = None
 ) -> None:
     """Raise :class:`InvalidHandError` for a wrong size or more copies than the decks hold."""
+    wilds = as_wilds(wilds)
     allowed = tuple(sizes) if sizes is not None else (rules.deal.hand_size,)
     if len(cards) not in allowed:
         want = " or ".join(str(n) for n in allowed)
@@ -234,7 +246,7 @@ def declaration_goal(rules: IndianRules) -> Goal:
 def min_deadwood(
     cards: Sequence[Card],
     rules: IndianRules,
-    wilds: Wilds,
+    wilds: WildsLike,
     *,
     credit: LoserMeldCredit | None = None,
 ) -> Arrangement:
@@ -243,6 +255,7 @@ def min_deadwood(
     ``credit`` defaults to ``scoring.loser_meld_credit``. When no arrangement meets it,
     every card counts (``credited`` false). ``points`` is capped at ``scoring.cap``.
     """
+    wilds = as_wilds(wilds)
     check_hand(cards, rules, wilds)
     return _min_deadwood(cards, rules, wilds, credit or rules.scoring.loser_meld_credit)
 
@@ -364,13 +377,14 @@ def _grow(meld: Meld, cls: int, card: Card, rules: IndianRules, wilds: Wilds) ->
 
 
 # -- reading shown groups -------------------------------------------------------------------
-def read_group(meld: Meld, rules: IndianRules, wilds: Wilds) -> list[GroupReading]:
+def read_group(meld: Meld, rules: IndianRules, wilds: WildsLike) -> list[GroupReading]:
     """Every way the shown group counts, identities filled in; empty if it is no group.
 
     Stated identities (``JK=9H``, ``7D=10H``) are kept. A printed joker shown bare gets the
     identity that fits; a wild-rank card shown as itself is read both as itself and as a
     wild (the cards of the group, not the notation, are judged).
     """
+    wilds = as_wilds(wilds)
     items = meld.items
     mr = rules.meld_rules(wilds)
     flex = [
@@ -498,7 +512,7 @@ _COUNT_FORMS: Final = (V21Form.THREE_TUNNELA, V21Form.EIGHT_DUBLEE, V21Form.EIGH
 def check_declaration(
     groups: Sequence[Meld],
     rules: IndianRules,
-    wilds: Wilds,
+    wilds: WildsLike,
     *,
     cards: Sequence[Card] | None = None,
 ) -> Declaration:
@@ -509,6 +523,7 @@ def check_declaration(
     shown; under ``AUTO`` a valid grouping of the same cards is searched for when the shown
     one fails.
     """
+    wilds = as_wilds(wilds)
     shown = [c for g in groups for c in g.cards]
     if cards is not None:
         _check_same_cards(groups, cards)
@@ -634,8 +649,9 @@ def _judge_v21(
     return Declaration(False, None, tuple(groups), reason=reason)
 
 
-def find_declaration(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> Declaration:
+def find_declaration(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> Declaration:
     """Search for any valid declaration of ``cards`` (the ``AUTO`` arrangement, A38)."""
+    wilds = as_wilds(wilds)
     check_hand(cards, rules, wilds)
     return _find_declaration(cards, rules, wilds)
 
@@ -690,7 +706,7 @@ def _count_forms(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> Dec
 def score_loser(
     cards: Sequence[Card],
     rules: IndianRules,
-    wilds: Wilds,
+    wilds: WildsLike,
     *,
     groups: Sequence[Meld] | None = None,
 ) -> Arrangement:
@@ -700,6 +716,7 @@ def score_loser(
     ``groups`` are judged as shown: valid melds are kept if they meet
     ``scoring.loser_meld_credit``, and everything else counts (RULES.md §5.4, I13).
     """
+    wilds = as_wilds(wilds)
     if rules.scoring.loser_arrangement is LoserArrangement.AUTO_OPTIMAL or groups is None:
         return min_deadwood(cards, rules, wilds)
     _check_same_cards(groups, cards)
@@ -724,7 +741,7 @@ def score_loser(
 
 
 # -- after the draw -------------------------------------------------------------------------
-def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> DrawAnalysis:
+def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> DrawAnalysis:
     """For a hand after the draw (hand size + 1): the best card to throw, and whether (and
     with which finish card) a declaration is possible now.
 
@@ -732,6 +749,7 @@ def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> Dra
     hand would cost if someone else declared next); ties keep wild cards and throw the
     higher card.
     """
+    wilds = as_wilds(wilds)
     check_hand(cards, rules, wilds, (rules.deal.hand_size + 1,))
     credit = rules.scoring.loser_meld_credit
     options: list[DiscardOption] = []
