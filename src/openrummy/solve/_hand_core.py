@@ -302,9 +302,7 @@ class HandSearch:
                 xr = {c.rank for c in xcount if c.suit is s}
                 here |= xr
                 # A pure run through a wild card needs a neighbour of it in the same suit.
-                if not any(
-                    (r % 13) + 1 in here or ((r - 2) % 13) + 1 in here for r in xr
-                ):
+                if not any((r % 13) + 1 in here or ((r - 2) % 13) + 1 in here for r in xr):
                     continue
                 for lo in range(1, maxpos + 1):
                     for hi in range(lo + 2, min(maxpos, lo + 12) + 1):
