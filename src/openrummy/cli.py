@@ -168,7 +168,7 @@ def demo(
     """Play a game between bots and print it turn by turn."""
     from openrummy.bots import make_bot, play_match
     from openrummy.games.actions import Play
-    from openrummy.games.match import ManipulationMatch
+    from openrummy.games.registry import new_match
     from openrummy.record import GameRecord
     from openrummy.rules import find_preset
 
@@ -180,7 +180,7 @@ def demo(
         if len(kinds) != players:
             raise RummyError(f"--bots names {len(kinds)} bots for {players} seats")
         seat_bots = [make_bot(k, rules, seed * 100 + i) for i, k in enumerate(kinds)]
-        match = ManipulationMatch(rules, players, seed=seed)
+        match: Any = new_match(rules, players, seed=seed)
     except (RummyError, ValueError) as e:
         raise _fail(str(e)) from None
     names = [f"P{i + 1} ({k})" for i, k in enumerate(kinds)]
@@ -195,6 +195,11 @@ def demo(
         round_ended = printed_rounds < len(match.rounds)
         if result.accepted and isinstance(action, Play) and not round_ended:
             out(f"    table: {' '.join(m.pretty() for m in match.game.table)}")
+        if round_ended and getattr(match.rounds[-1].outcome, "groups", None):
+            summary = match.rounds[-1]
+            for w in summary.outcome.winners:
+                shown = " ".join(m.pretty() for m in summary.outcome.groups[w])
+                out(f"    {names[summary.seats[w]]} shows {shown}")
         while printed_rounds < len(match.rounds):
             summary = match.rounds[printed_rounds]
             printed_rounds += 1
@@ -213,6 +218,9 @@ def demo(
     if not quiet:
         out(f"{rules.title} ({rules.name}), {players} players, seed {seed}")
         out(f"round 1: {names[match.game.dealer]} deals")
+        indicator = getattr(match.game, "indicator", None)
+        if indicator is not None:
+            out(f"  wild-joker indicator: {indicator.pretty()}")
     play_match(match, seat_bots, on_action=on_action)
     for line in standings_lines(match, names):
         out(line)

@@ -31,6 +31,7 @@ def register_bot(info: BotInfo) -> None:
 
 def bot_infos(family: str | None = None) -> list[BotInfo]:
     """Registered bots (for one family, or all), weakest first."""
+    _load(family)
     seen: dict[str, BotInfo] = {}
     for (name, fam), info in _BOTS.items():
         if family is None or fam == family:
@@ -38,9 +39,21 @@ def bot_infos(family: str | None = None) -> list[BotInfo]:
     return sorted(seen.values(), key=lambda i: (i.level, i.name))
 
 
+_FAMILY_MODULES = {"manipulation": "openrummy.bots.simple", "indian": "openrummy.bots.indian"}
+
+
+def _load(family: str | None) -> None:
+    import importlib
+
+    for fam, module in _FAMILY_MODULES.items():
+        if family is None or fam == family:
+            importlib.import_module(module)
+
+
 def make_bot(name: str, rules: Any, seed: int = 0) -> Bot:
     """A new bot ``name`` for ``rules``' family; raises ValueError naming the known bots."""
     family = getattr(rules, "family", "manipulation")
+    _load(family)
     key = (name.strip().lower(), family)
     if key not in _BOTS:
         known = ", ".join(i.name for i in bot_infos(family)) or "none"

@@ -27,12 +27,15 @@ from openrummy.melds import Meld
 __all__ = [
     "Abandon",
     "Action",
+    "Declare",
     "Discard",
     "Draw",
+    "Drop",
     "EndTurn",
     "Pass",
     "Play",
     "Retrieval",
+    "Show",
     "TakeDiscard",
     "Timeout",
     "action_from_json",
@@ -155,10 +158,49 @@ class Abandon:
         return "abandon"
 
 
-Action = Play | Draw | TakeDiscard | Discard | Pass | EndTurn | Timeout | Abandon
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Indian Rummy: give up this hand at the start of a turn (first or middle drop, §5.2)."""
 
-_SIMPLE: dict[str, type[Draw | TakeDiscard | Pass | EndTurn | Timeout | Abandon]] = {
+    seat: int
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return "drop"
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Indian Rummy: put ``finish`` face down and show the rest of the hand as ``groups``."""
+
+    seat: int
+    finish: Card
+    groups: tuple[Meld, ...]
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return f"declare {self.finish} " + " ".join(str(g) for g in self.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Indian Rummy: a loser shows their grouping (``scoring.loser_arrangement = SUBMITTED``)."""
+
+    seat: int
+    groups: tuple[Meld, ...]
+    at: float | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        return ("show " + " ".join(str(g) for g in self.groups)).strip()
+
+
+Action = (
+    Play | Draw | TakeDiscard | Discard | Pass | EndTurn | Timeout | Abandon | Drop | Declare | Show
+)
+
+_SIMPLE: dict[str, type[Draw | TakeDiscard | Pass | EndTurn | Timeout | Abandon | Drop]] = {
     "draw": Draw,
+    "drop": Drop,
     "take": TakeDiscard,
     "pass": Pass,
     "end": EndTurn,
@@ -179,13 +221,20 @@ def parse_action(text: str, *, seat: int) -> Action:
         return _SIMPLE[word](seat)
     if word == "discard":
         return Discard(seat, Card.parse(rest))
+    if word in ("declare", "show"):
+        head, _, tail = rest.strip().partition(" ")
+        if word == "declare" and not head:
+            raise NotationError(
+                f"{text!r}: write declare FINISH [..] [..], e.g. declare 9C [4S 5S 6S] …"
+            )
+        groups_text = tail if word == "declare" else rest
+        groups = _melds(groups_text, text)
+        if word == "declare":
+            return Declare(seat, Card.parse(head), groups)
+        return Show(seat, groups)
     if word == "play":
         table_text, _, retr_text = rest.partition("retrieve")
-        melds = re.findall(r"\[[^\]]*\]", table_text)
-        leftover = re.sub(r"\[[^\]]*\]", "", table_text).strip()
-        if leftover:
-            raise NotationError(f"{text!r}: cannot read {leftover!r}; write melds as [5H 6H 7H]")
-        table = tuple(Meld.parse(m) for m in melds if m.strip("[] "))
+        table = _melds(table_text, text)
         retrievals: list[Retrieval] = []
         for tok in retr_text.split():
             m = _RETRIEVAL_RE.match(tok)
@@ -203,8 +252,17 @@ def parse_action(text: str, *, seat: int) -> Action:
             )
         return Play(seat, table, tuple(retrievals))
     raise NotationError(
-        f"{text!r} is not an action (play [..], draw, take, discard CARD, pass, end, timeout, abandon)"
+        f"{text!r} is not an action (play [..], draw, take, discard CARD, pass, end, timeout, "
+        "abandon, drop, declare CARD [..], show [..])"
     )
+
+
+def _melds(body: str, text: str) -> tuple[Meld, ...]:
+    melds = re.findall(r"\[[^\]]*\]", body)
+    leftover = re.sub(r"\[[^\]]*\]", "", body).strip()
+    if leftover:
+        raise NotationError(f"{text!r}: cannot read {leftover!r}; write melds as [5H 6H 7H]")
+    return tuple(Meld.parse(m) for m in melds if m.strip("[] "))
 
 
 def action_to_json(action: Action) -> dict[str, Any]:

@@ -1,0 +1,971 @@
+"""Indian Rummy: one hand (13, 10 or 21 cards) and its match formats (RULES.md §5–§7).
+
+A draw-and-discard game: nothing is melded on the table during play. The hand's wild rank
+comes from the indicator card turned after the deal; a player draws (stock or discard pile),
+then discards or declares with a finish card. Drops, invalid declarations, the last player
+standing, stock exhaustion, paplu and the 21-card value cards are all engine steps.
+
+    >>> from openrummy.rules import find_preset
+    >>> hand = IndianGame(find_preset("indian13"), players=3, seed=4)
+    >>> len(hand.hands[0]), hand.indicator is not None, len(hand.discard_pile)
+    (13, True, 1)
+    >>> result = hand.apply(Draw(hand.current))
+    >>> hand.phase.value, len(hand.hands[result.action.seat])
+    ('DISCARD', 14)
+
+Losing hands are scored with the exact hand solver (:mod:`openrummy.solve.hand`).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+import secrets
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from openrummy.cards import Card, standard_deck
+from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.games.actions import (
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    Show,
+    TakeDiscard,
+    parse_action,
+)
+from openrummy.games.commit import Violation
+from openrummy.melds import Meld, MeldItem
+from openrummy.rules.common import FirstDealer, MatchFormat
+from openrummy.rules.indian import (
+    DealsScoring,
+    IndianRules,
+    LoserArrangement,
+    PoolElimination,
+    StockOnEmpty,
+    Wilds,
+)
+from openrummy.solve.hand import (
+    Arrangement,
+    InvalidHandError,
+    check_declaration,
+    score_loser,
+)
+
+from .manipulation import cut_for_dealer
+
+__all__ = [
+    "HandEnd",
+    "HandOutcome",
+    "IndianGame",
+    "IndianMatch",
+    "IndianMatchOutcome",
+    "IndianPhase",
+    "IndianResult",
+    "SeatStatus",
+]
+
+
+class IndianPhase(Enum):
+    START = "START"
+    """Turn start: drop, draw from the stock or take the discard."""
+    DISCARD = "DISCARD"
+    """After drawing: discard, or declare with a finish card."""
+    SHOW = "SHOW"
+    """After a valid declaration, losers show their groups (``loser_arrangement = SUBMITTED``)."""
+    OVER = "OVER"
+
+
+class SeatStatus(Enum):
+    ACTIVE = "ACTIVE"
+    DROPPED = "DROPPED"
+    ELIMINATED = "ELIMINATED"
+    """Made an invalid declaration: out of this hand with the penalty."""
+    DECLARED = "DECLARED"
+
+
+class HandEnd(Enum):
+    DECLARED = "DECLARED"
+    """A valid declaration."""
+    LAST_STANDING = "LAST_STANDING"
+    """Everyone else dropped or declared wrongly (A52)."""
+    VOID = "VOID"
+    """The stock ran out and could not be rebuilt (A46), or an invalid declaration ended it (A39)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    termination: HandEnd
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    """Each seat's hand score (penalty points; lower is better)."""
+    hands: tuple[tuple[Card, ...], ...]
+    groups: tuple[tuple[Meld, ...], ...]
+    """The declarer's shown groups and each loser's (optimal or shown) melds."""
+    deadwood: tuple[int | None, ...]
+    """A loser's raw deadwood before the cap (None for others)."""
+    statuses: tuple[str, ...]
+    value_net: tuple[int, ...] | None = None
+    """21-card value-card exchange (net points received; part of ``scores``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "hands": [[str(c) for c in h] for h in self.hands],
+            "groups": [[[str(it) for it in m.items] for m in gs] for gs in self.groups],
+            "deadwood": list(self.deadwood),
+            "statuses": list(self.statuses),
+            "value_net": list(self.value_net) if self.value_net is not None else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndianResult:
+    action: Action
+    accepted: bool = True
+    """False for an invalid declaration (penalised, the hand goes on)."""
+    violations: tuple[Violation, ...] = ()
+    event: str = ""
+
+
+_KINDS: dict[type[Any], str] = {
+    Drop: "drop",
+    Draw: "draw",
+    TakeDiscard: "take",
+    Discard: "discard",
+    Declare: "declare",
+    Show: "show",
+}
+
+
+class IndianGame:
+    """One hand of Indian Rummy, from the deal to a declaration (or the last player standing)."""
+
+    def __init__(
+        self,
+        rules: IndianRules,
+        players: int,
+        *,
+        seed: int | str | None = None,
+        deck: Sequence[Card] | None = None,
+        dealer: int | None = None,
+        clock: Callable[[], float] | None = None,
+        started_at: float | None = None,
+    ) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        self.seed: int | str = secrets.randbits(63) if seed is None else seed
+        self.clock = clock
+        self._rng = random.Random(self.seed)
+        if dealer is None:
+            dealer = cut_for_dealer(self._rng, players, rules.deal.first_dealer)
+        if not 0 <= dealer < players:
+            raise ConfigError(f"dealer {dealer} is not a seat of a {players}-player game")
+        self.dealer = dealer
+        full = self.full_deck(rules)
+        if deck is None:
+            order = full[:]
+            self._rng.shuffle(order)
+        else:
+            order = list(deck)
+            if Counter(order) != Counter(full):
+                raise ConfigError(
+                    f"a stacked deck must hold exactly the game's {len(full)} cards ({len(order)} given)"
+                )
+        self.initial_deck = tuple(order)
+        size = rules.deal.hand_size
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        for i in range(size * players):
+            self.hands[(dealer + 1 + i) % players].append(order[i])
+        rest = order[size * players :]
+        self._stock: list[Card] = rest[::-1]  # the top is the end of the list
+        self.indicator: Card = self._stock.pop()
+        self.out_of_play: list[Card] = []
+        if rules.wild.indicator_in_play:
+            self._stock.insert(0, self.indicator)  # face up under the stock: drawn last
+        else:
+            self.out_of_play.append(self.indicator)
+        self.wilds: Wilds = rules.wilds(self.indicator)
+        self.discard_pile: list[Card] = [self._stock.pop()]
+        self._upcard_on_top = True
+        self.status = [SeatStatus.ACTIVE] * players
+        self.draws = [0] * players
+        self.penalties: list[int | None] = [None] * players
+        self.finish_slot: list[Card] = []
+        self.current = (dealer + 1) % players
+        self.phase = IndianPhase.START
+        self.history: list[Action] = []
+        self.outcome: HandOutcome | None = None
+        self.last_result: IndianResult | None = None
+        self.declared_groups: tuple[Meld, ...] = ()
+        self.shown: dict[int, tuple[Meld, ...]] = {}
+        self.folded: dict[int, list[Card]] = {}
+        self._declared_hand: list[Card] = []
+        self._winner: int | None = None
+        self._taken: Card | None = None
+        self.turn_started_at = (
+            started_at if started_at is not None else (clock() if clock else None)
+        )
+        self.started_at = self.turn_started_at
+        self.reshuffles = 0
+
+    @staticmethod
+    def full_deck(rules: IndianRules) -> list[Card]:
+        return standard_deck(rules.deck.standard_decks, rules.deck.printed_jokers)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: IndianRules,
+        *,
+        hands: Sequence[Sequence[Card]],
+        indicator: Card,
+        stock: Sequence[Card] = (),
+        discard_pile: Sequence[Card] = (),
+        current: int = 0,
+        draws: Sequence[int] | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> IndianGame:
+        """A hand in an explicit position (tests, puzzles). ``stock`` in draw order (first =
+        top); ``discard_pile`` bottom to top. No card may appear more often than the decks
+        hold it (the indicator counts, out of play beside the stock)."""
+        players = len(hands)
+        everything: Counter[Card] = Counter([indicator])
+        for h in hands:
+            everything.update(h)
+        everything.update(stock)
+        everything.update(discard_pile)
+        full = Counter(cls.full_deck(rules))
+        for card, n in everything.items():
+            if n > full[card]:
+                raise ConfigError(f"the position holds {n} × {card}; the decks have {full[card]}")
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.players = players
+        game.seed = 0
+        game.clock = clock
+        game._rng = random.Random(0)
+        game.dealer = (current - 1) % players
+        game.initial_deck = ()
+        game.hands = [list(h) for h in hands]
+        game._stock = list(stock)[::-1]
+        game.indicator = indicator
+        game.out_of_play = [indicator]
+        game.wilds = rules.wilds(indicator)
+        game.discard_pile = list(discard_pile)
+        game._upcard_on_top = len(game.discard_pile) == 1
+        game.status = [SeatStatus.ACTIVE] * players
+        game.draws = list(draws) if draws is not None else [0] * players
+        game.penalties = [None] * players
+        game.finish_slot = []
+        game.current = current
+        game.phase = IndianPhase.START
+        game.history = []
+        game.outcome = None
+        game.last_result = None
+        game.declared_groups = ()
+        game.shown = {}
+        game.folded = {}
+        game._declared_hand = []
+        game._winner = None
+        game._taken = None
+        game.turn_started_at = clock() if clock else None
+        game.started_at = game.turn_started_at
+        game.reshuffles = 0
+        return game
+
+    def copy(self) -> IndianGame:
+        return copy.deepcopy(self)
+
+    # -- queries ------------------------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        return tuple(reversed(self._stock))
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def active(self) -> list[int]:
+        return [s for s in range(self.players) if self.status[s] is SeatStatus.ACTIVE]
+
+    def all_cards(self) -> Counter[Card]:
+        c: Counter[Card] = Counter(self._stock)
+        c.update(self.discard_pile)
+        c.update(self.out_of_play)
+        c.update(self.finish_slot)
+        for h in self.hands:
+            c.update(h)
+        return c
+
+    def legal_kinds(self) -> frozenset[str]:
+        if self.outcome is not None:
+            return frozenset()
+        if self.phase is IndianPhase.START:
+            kinds = {"drop", "draw"}
+            if self.discard_pile and self._may_take(self.discard_pile[-1]):
+                kinds.add("take")
+            return frozenset(kinds)
+        if self.phase is IndianPhase.DISCARD:
+            return frozenset({"discard", "declare"})
+        if self.phase is IndianPhase.SHOW:
+            return frozenset({"show"})
+        return frozenset()
+
+    def _may_take(self, card: Card) -> bool:
+        if self.rules.discard.take_wild_from_discard:
+            return True
+        return self._upcard_on_top or not self.wilds.is_wild(card)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, seat=self.current)
+
+    # -- applying actions ---------------------------------------------------------------------
+    def apply(self, action: Action) -> IndianResult:
+        """Validate and apply ``action``; an illegal one raises and changes nothing."""
+        if self.outcome is not None:
+            raise IllegalActionError("the hand is over")
+        kind = _KINDS.get(type(action))
+        if kind is None:
+            raise IllegalActionError(f"{action!r} is not an action of Indian Rummy")
+        assert isinstance(action, (Drop, Draw, TakeDiscard, Discard, Declare, Show))
+        if not 0 <= action.seat < self.players:
+            raise IllegalActionError(
+                f"there is no seat {action.seat} in a {self.players}-player game"
+            )
+        if action.seat != self.current:
+            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {action.seat}'s")
+        if kind not in self.legal_kinds():
+            raise IllegalActionError(self._why_not(kind))
+        if action.at is None and self.clock is not None:
+            action = dataclasses.replace(action, at=self.clock())
+        result: IndianResult = getattr(self, f"_do_{kind}")(action)
+        self.history.append(action)
+        self.last_result = result
+        return result
+
+    def _why_not(self, kind: str) -> str:
+        if kind == "declare" and self.phase is IndianPhase.START:
+            return "draw a card first: you declare instead of discarding (I18)"
+        if kind == "drop":
+            return "you may drop only at the start of your turn, before drawing"
+        if kind in ("draw", "take") and self.phase is IndianPhase.DISCARD:
+            return "you have drawn already: discard or declare"
+        if kind == "take":
+            return (
+                "you may not take that card from the discard pile (discard.take_wild_from_discard)"
+            )
+        if kind == "discard":
+            return "draw a card first"
+        if kind == "show":
+            return "groups are shown only after a valid declaration"
+        return f"{kind} is not allowed now"
+
+    def _do_drop(self, action: Drop) -> IndianResult:
+        seat = action.seat
+        first, middle = self.rules.drop_values()
+        value = first if self.draws[seat] == 0 else middle
+        self.penalties[seat] = value
+        self.status[seat] = SeatStatus.DROPPED
+        self.out_of_play.extend(self.hands[seat])
+        self.hands[seat] = []
+        kind = "first" if self.draws[seat] == 0 else "middle"
+        text = f"seat {seat} dropped ({kind} drop, {value})"
+        if not self._last_standing():
+            self._next_turn(action.at)
+        return IndianResult(action, event=text)
+
+    def _do_draw(self, action: Draw) -> IndianResult:
+        if not self._stock and not self._rebuild_stock():
+            self._finish_void()
+            return IndianResult(action, event="the stock ran out: the hand is void")
+        self.hands[action.seat].append(self._stock.pop())
+        self.draws[action.seat] += 1
+        self._taken = None
+        self.phase = IndianPhase.DISCARD
+        return IndianResult(action, event=f"seat {action.seat} drew from the stock")
+
+    def _rebuild_stock(self) -> bool:
+        """Stock exhausted (§5.6): shuffle the discards except the top into a new stock."""
+        if self.rules.stock.on_empty is StockOnEmpty.HAND_VOID or len(self.discard_pile) < 2:
+            return False
+        top = self.discard_pile[-1]
+        rest = self.discard_pile[:-1]
+        self._rng.shuffle(rest)
+        self._stock = rest
+        self.discard_pile = [top]
+        self.reshuffles += 1
+        return True
+
+    def _do_take(self, action: TakeDiscard) -> IndianResult:
+        card = self.discard_pile.pop()
+        self._upcard_on_top = False
+        self.hands[action.seat].append(card)
+        self.draws[action.seat] += 1
+        self._taken = card
+        self.phase = IndianPhase.DISCARD
+        return IndianResult(action, event=f"seat {action.seat} took {card} from the discard pile")
+
+    def _do_discard(self, action: Discard) -> IndianResult:
+        hand = self.hands[action.seat]
+        if action.card not in hand:
+            raise IllegalActionError(f"{action.card} is not in your hand")
+        if (
+            self.rules.discard.no_same_card_return
+            and action.card == self._taken
+            and hand.count(action.card) < 2
+        ):
+            raise IllegalActionError(
+                f"you took {action.card} from the discard pile this turn and may not throw it back"
+            )
+        hand.remove(action.card)
+        self.discard_pile.append(action.card)
+        self._upcard_on_top = False
+        self._next_turn(action.at)
+        return IndianResult(action, event=f"seat {action.seat} discarded {action.card}")
+
+    def _do_declare(self, action: Declare) -> IndianResult:
+        seat = action.seat
+        hand = self.hands[seat]
+        if action.finish not in hand:
+            raise IllegalActionError(f"the finish card {action.finish} is not in your hand")
+        rest = list(hand)
+        rest.remove(action.finish)
+        shown = Counter(c for g in action.groups for c in g.cards)
+        if shown != Counter(rest):
+            missing = sorted((Counter(rest) - shown).elements(), key=Card.sort_key)
+            extra = sorted((shown - Counter(rest)).elements(), key=Card.sort_key)
+            parts = []
+            if missing:
+                parts.append("missing " + " ".join(map(str, missing)))
+            if extra:
+                parts.append("not in your hand " + " ".join(map(str, extra)))
+            raise IllegalActionError(
+                "the groups must show exactly your cards without the finish card: "
+                + "; ".join(parts)
+            )
+        try:
+            verdict = check_declaration(action.groups, self.rules, self.wilds, cards=rest)
+        except InvalidHandError as e:
+            raise IllegalActionError(str(e)) from e
+        hand.remove(action.finish)
+        self.finish_slot.append(action.finish)
+        if verdict.valid:
+            self.status[seat] = SeatStatus.DECLARED
+            self.penalties[seat] = 0
+            groups = verdict.groups or action.groups
+            if verdict.loose:  # 21-card count forms: the other cards need no arrangement
+                groups = (
+                    *groups,
+                    Meld(tuple(MeldItem(c, None if c.is_joker else c) for c in verdict.loose)),
+                )
+            self.declared_groups = groups
+            self._declared_hand = rest
+            self._finish_declared(seat, action.at)
+            return IndianResult(action, event=f"seat {seat} declared ({verdict.form})")
+        reason = verdict.reason or "not a valid declaration"
+        violation = Violation("DECLARE", reason)
+        self.penalties[seat] = self.rules.declare.invalid_penalty
+        self.finish_slot.remove(action.finish)
+        self.discard_pile.append(action.finish)
+        self._upcard_on_top = False
+        if self.rules.declare.invalid_ends_hand:
+            self.status[seat] = SeatStatus.ELIMINATED
+            self._finish_void(invalid=seat)
+        else:
+            self.status[seat] = SeatStatus.ELIMINATED
+            self.folded[seat] = list(hand)
+            self.out_of_play.extend(hand)
+            self.hands[seat] = []
+            if not self._last_standing():
+                self._next_turn(action.at)
+        return IndianResult(
+            action,
+            accepted=False,
+            violations=(violation,),
+            event=f"seat {seat}'s declaration was invalid ({reason}): {self.rules.declare.invalid_penalty} points",
+        )
+
+    def _do_show(self, action: Show) -> IndianResult:
+        seat = action.seat
+        try:
+            score_loser(self.hands[seat], self.rules, self.wilds, groups=action.groups)
+        except InvalidHandError as e:
+            raise IllegalActionError(str(e)) from e
+        self.shown[seat] = action.groups
+        waiting = self._waiting_to_show()
+        if waiting:
+            self.current = waiting[0]
+        else:
+            self._score_declared()
+        return IndianResult(action, event=f"seat {seat} showed their cards")
+
+    # -- turn order and hand end --------------------------------------------------------------
+    def _next_turn(self, at: float | None) -> None:
+        n = self.players
+        nxt = self.current
+        for _ in range(n):
+            nxt = (nxt + 1) % n
+            if self.status[nxt] is SeatStatus.ACTIVE:
+                break
+        self.current = nxt
+        self.phase = IndianPhase.START
+        self._taken = None
+        if at is not None:
+            self.turn_started_at = at
+
+    def _last_standing(self) -> bool:
+        active = self.active
+        if len(active) != 1:
+            return False
+        winner = active[0]
+        self.penalties[winner] = 0
+        self.status[winner] = SeatStatus.DECLARED
+        self._set_outcome(HandEnd.LAST_STANDING, (winner,), {})
+        return True
+
+    def _finish_void(self, invalid: int | None = None) -> None:
+        for s in self.active:
+            self.penalties[s] = 0
+        self._set_outcome(HandEnd.VOID, (), {})
+
+    def _finish_declared(self, winner: int, at: float | None) -> None:
+        self._winner = winner
+        if (
+            self.rules.scoring.loser_arrangement is LoserArrangement.SUBMITTED
+            and self._waiting_to_show()
+        ):
+            self.phase = IndianPhase.SHOW
+            self.current = self._waiting_to_show()[0]
+            return
+        self._score_declared()
+
+    def _waiting_to_show(self) -> list[int]:
+        assert self._winner is not None
+        n = self.players
+        order = [(self._winner + k) % n for k in range(1, n)]
+        return [s for s in order if self.status[s] is SeatStatus.ACTIVE and s not in self.shown]
+
+    def _score_declared(self) -> None:
+        winner = self._winner
+        assert winner is not None
+        rules = self.rules
+        arrangements: dict[int, Arrangement] = {}
+        for s in self.active:
+            arr = score_loser(self.hands[s], rules, self.wilds, groups=self.shown.get(s))
+            arrangements[s] = arr
+            points = arr.points
+            if rules.scoring.never_drew_full_count and self.draws[s] == 0:
+                points = rules.scoring.cap if rules.scoring.cap is not None else 80
+            if rules.scoring.first_hand_show_cap is not None and self.draws[winner] == 1:
+                points = min(points, rules.scoring.first_hand_show_cap)
+            if rules.paplu.enabled:
+                paplu = rules.paplu_card(self.indicator)
+                held = sum(1 for c in self._declared_cards() if c == paplu) if paplu else 0
+                points += rules.paplu.bonus * held
+            self.penalties[s] = points
+        self._set_outcome(HandEnd.DECLARED, (winner,), arrangements)
+
+    def _declared_cards(self) -> list[Card]:
+        return list(self._declared_hand)
+
+    def _set_outcome(
+        self, end: HandEnd, winners: tuple[int, ...], arrangements: dict[int, Arrangement]
+    ) -> None:
+        n = self.players
+        scores = [p or 0 for p in self.penalties]
+        value_net: tuple[int, ...] | None = None
+        if self.rules.is_v21 and self.rules.v21.value_cards:
+            # Value-card exchange among the players who did not drop (§7.5).
+            takers = [s for s in range(n) if self.status[s] is not SeatStatus.DROPPED]
+            held = {s: self._holding(s) for s in takers}
+            values = [self.rules.value_points(held[s], self.indicator) for s in takers]
+            nets = self.rules.value_exchange(values)
+            net_by_seat = [0] * n
+            for s, net in zip(takers, nets, strict=True):
+                net_by_seat[s] = net
+                scores[s] -= net
+            cap = self.rules.v21.loss_cap_with_values
+            if cap is not None:
+                scores = [min(cap, sc) for sc in scores]
+            value_net = tuple(net_by_seat)
+        groups: list[tuple[Meld, ...]] = [()] * n
+        deadwood: list[int | None] = [None] * n
+        for s, arr in arrangements.items():
+            groups[s] = arr.groups
+            deadwood[s] = arr.raw
+        for w in winners:
+            if end is HandEnd.DECLARED:
+                groups[w] = self.declared_groups
+        self.phase = IndianPhase.OVER
+        self.outcome = HandOutcome(
+            end,
+            winners,
+            tuple(scores),
+            tuple(tuple(self._holding(s)) for s in range(n)),
+            tuple(groups),
+            tuple(deadwood),
+            tuple(st.value for st in self.status),
+            value_net,
+        )
+
+    def _holding(self, seat: int) -> list[Card]:
+        """The cards a seat ends the hand with (the declarer's shown cards)."""
+        if self.status[seat] is SeatStatus.DECLARED and self._declared_hand:
+            return self._declared_cards()
+        if seat in self.folded:
+            return list(self.folded[seat])
+        return list(self.hands[seat])
+
+    # -- views --------------------------------------------------------------------------------
+    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: its own hand, the indicator, the whole discard pile, counts.
+
+        Hidden: other hands (until the hand ends), the stock order, dropped hands.
+        """
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        v: dict[str, Any] = {
+            "game": self.rules.name,
+            "family": "indian",
+            "seat": seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase.value,
+            "indicator": str(self.indicator),
+            "wild_rank": self.wilds.wild_rank,
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self._stock),
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "discard_top": str(self.discard_pile[-1]) if self.discard_pile else None,
+            "statuses": [st.value for st in self.status],
+            "draws": list(self.draws),
+            "penalties": list(self.penalties),
+            "legal": sorted(self.legal_kinds()),
+            "hand": None,
+            "time_left": None,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        if seat is not None:
+            v["hand"] = [str(c) for c in self.hands[seat]]
+        if self.last_result is not None:
+            v["last"] = {
+                "seat": self.last_result.action.seat,
+                "action": _public(self.last_result.action),
+                "accepted": self.last_result.accepted,
+                "violations": [str(x) for x in self.last_result.violations],
+                "event": self.last_result.event,
+            }
+        return v
+
+    def __repr__(self) -> str:
+        return f"<IndianGame {self.rules.name} players={self.players} current={self.current} phase={self.phase.value}>"
+
+
+def _public(action: Action) -> str:
+    """Draws from the stock are public as "draw"; a declaration shows its cards anyway."""
+    return str(action)
+
+
+# -- matches --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    index: int
+    seats: tuple[int, ...]
+    dealer: int
+    outcome: HandOutcome
+    tie_break: bool = False
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(self.seats[w] for w in self.outcome.winners)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seats": list(self.seats),
+            "dealer": self.dealer,
+            "tie_break": self.tie_break,
+            "winners": list(self.winners()),
+            "termination": self.outcome.termination.value,
+            "scores": list(self.outcome.scores),
+            "hands": [[str(c) for c in h] for h in self.outcome.hands],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndianMatchOutcome:
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    """Penalty totals (lower is better); with chips, the chip counts (higher is better)."""
+    eliminated: tuple[int, ...]
+    decided_by: str
+    settlement: tuple[int, ...] | None = None
+    """Points format: what each player receives (+) or pays (−)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "totals": list(self.totals),
+            "eliminated": list(self.eliminated),
+            "decided_by": self.decided_by,
+            "settlement": list(self.settlement) if self.settlement is not None else None,
+        }
+
+
+class IndianMatch:
+    """A match of Indian Rummy in one of the formats of RULES.md §5.5.
+
+    * ``POINTS``: one hand; the winner is owed the losers' hand scores.
+    * ``POOL_101`` / ``POOL_201``: hands until one player is left below the threshold.
+    * ``DEALS``: ``deals.count`` hands; the lowest total wins (or the most chips).
+    * ``ROUNDS_LOWEST_TOTAL`` (RULES.md's FIXED_HANDS): ``match.hands`` hands, lowest total.
+
+    Ties for the win in DEALS and fixed hands go to a tiebreaker hand among the tied.
+    """
+
+    def __init__(
+        self,
+        rules: IndianRules,
+        players: int,
+        *,
+        seed: int | str = 0,
+        decks: Sequence[Sequence[Card]] | None = None,
+        first_dealer: int | None = None,
+        clock: Callable[[], float] | None = None,
+        started_at: float | None = None,
+        max_hands: int = 500,
+    ) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.decks = [list(d) for d in decks] if decks else []
+        self.clock = clock
+        self.started_at = started_at
+        self.max_hands = max_hands
+        if first_dealer is None:
+            rng = random.Random(f"{seed}/dealer")
+            first_dealer = cut_for_dealer(
+                rng, players, rules.deal.first_dealer or FirstDealer.LOW_CUT
+            )
+        self.first_dealer = first_dealer
+        self.totals = [0] * players
+        chips = (
+            self.rules.deals.scoring is DealsScoring.CHIPS
+            and rules.match.format is MatchFormat.DEALS
+        )
+        self.chips: list[int] | None = [80 * rules.deals.count] * players if chips else None
+        self.eliminated: list[int] = []
+        self.rounds: list[HandSummary] = []
+        self.outcome: IndianMatchOutcome | None = None
+        self.history: list[Action] = []
+        self._tied: tuple[int, ...] | None = None
+        self.seats: tuple[int, ...] = tuple(range(players))
+        self.game = self._deal(self.seats, first_dealer, started_at)
+
+    @property
+    def round_index(self) -> int:
+        return len(self.rounds)
+
+    def _deal(self, seats: tuple[int, ...], dealer: int, started_at: float | None) -> IndianGame:
+        k = len(self.rounds)
+        deck = self.decks[k] if k < len(self.decks) else None
+        rules = self.rules
+        if len(seats) < rules.players.min:
+            rules = dataclasses.replace(
+                rules, players=dataclasses.replace(rules.players, min=len(seats))
+            )
+        self.seats = seats
+        return IndianGame(
+            rules,
+            len(seats),
+            seed=f"{self.seed}/{k}",
+            deck=deck,
+            dealer=seats.index(dealer) if dealer in seats else 0,
+            clock=self.clock,
+            started_at=started_at,
+        )
+
+    @property
+    def current(self) -> int:
+        return self.seats[self.game.current]
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def parse_action(self, text: str, seat: int) -> Action:
+        return parse_action(text, seat=seat)
+
+    def apply(self, action: Action) -> IndianResult:
+        if self.outcome is not None:
+            raise IllegalActionError("the match is over")
+        if action.seat not in self.seats:
+            raise IllegalActionError(f"seat {action.seat} does not play this hand")
+        local = dataclasses.replace(action, seat=self.seats.index(action.seat))
+        result = self.game.apply(local)
+        stamped = dataclasses.replace(result.action, seat=action.seat)
+        self.history.append(stamped)
+        result = dataclasses.replace(result, action=stamped)
+        if self.game.outcome is not None:
+            self._hand_over(self.game.outcome, stamped.at)
+        return result
+
+    def _hand_over(self, outcome: HandOutcome, at: float | None) -> None:
+        seats = self.seats
+        dealer = seats[self.game.dealer]
+        tie_break = self._tied is not None
+        summary = HandSummary(len(self.rounds), seats, dealer, outcome, tie_break)
+        self.rounds.append(summary)
+        if not tie_break:
+            for i, s in enumerate(seats):
+                self.totals[s] += outcome.scores[i]
+            if self.chips is not None:
+                for w in summary.winners():
+                    for i, s in enumerate(seats):
+                        if s != w:
+                            self.chips[s] -= outcome.scores[i]
+                            self.chips[w] += outcome.scores[i]
+        decided = self._decide(summary)
+        if decided is not None:
+            winners, how = decided
+            settlement = None
+            if self.rules.match.format is MatchFormat.POINTS:
+                settlement = tuple(
+                    sum(self.totals) - self.totals[s] if s in winners else -self.totals[s]
+                    for s in range(self.players)
+                )
+            totals = tuple(self.chips) if self.chips is not None else tuple(self.totals)
+            self.outcome = IndianMatchOutcome(
+                winners, totals, tuple(self.eliminated), how, settlement
+            )
+            return
+        if len(self.rounds) >= self.max_hands:
+            raise IllegalActionError(f"the match did not end within {self.max_hands} hands")
+        players = self._tied or tuple(s for s in range(self.players) if s not in self.eliminated)
+        nxt = (dealer + 1) % self.players
+        while nxt not in players:
+            nxt = (nxt + 1) % self.players
+        self.game = self._deal(players, nxt, at)
+
+    def _decide(self, summary: HandSummary) -> tuple[tuple[int, ...], str] | None:
+        fmt = self.rules.match.format
+        if self._tied is not None:
+            scores = summary.outcome.scores
+            best = min(scores)
+            still = tuple(summary.seats[i] for i, sc in enumerate(scores) if sc == best)
+            if len(still) == 1:
+                return still, "tiebreaker hand"
+            self._tied = still
+            return None
+        if fmt is MatchFormat.POINTS:
+            winners = summary.winners()
+            if not winners:  # a void hand: nobody is owed anything
+                return (), "void hand"
+            return winners, "points (one hand)"
+        threshold = self.rules.pool_threshold
+        if threshold is not None:
+            exceed = self.rules.pool.elimination is PoolElimination.EXCEED
+            alive = [s for s in range(self.players) if s not in self.eliminated]
+            out = [
+                s
+                for s in alive
+                if (self.totals[s] > threshold if exceed else self.totals[s] >= threshold)
+            ]
+            if len(out) == len(alive):
+                # Never leave nobody: the lowest totals survive (cannot happen with a hand winner).
+                best = min(self.totals[s] for s in alive)
+                out = [s for s in alive if self.totals[s] != best]
+            self.eliminated.extend(out)
+            alive = [s for s in alive if s not in out]
+            if len(alive) == 1:
+                return (alive[0],), f"last player under {threshold}"
+            return None
+        count = self.rules.deals.count if fmt is MatchFormat.DEALS else self.rules.match.hands
+        if len(self.rounds) < count:
+            return None
+        if self.chips is not None:
+            best_chips = max(self.chips)
+            tied = [s for s in range(self.players) if self.chips[s] == best_chips]
+            how = "most chips"
+        else:
+            best_total = min(self.totals)
+            tied = [s for s in range(self.players) if self.totals[s] == best_total]
+            how = "lowest total"
+        if len(tied) == 1:
+            return (tied[0],), how
+        self._tied = tuple(tied)
+        return None
+
+    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        local = self.seats.index(seat) if seat is not None and seat in self.seats else None
+        v = self.game.view(local, now=now)
+        if len(self.seats) != self.players:
+            v = _widen(v, self.seats, self.players)
+        v["seat"] = seat
+        v["players"] = self.players
+        v["match"] = {
+            "format": self.rules.match.format.value,
+            "round": self.round_index,
+            "round_seats": list(self.seats),
+            "totals": list(self.totals),
+            "chips": list(self.chips) if self.chips is not None else None,
+            "eliminated": list(self.eliminated),
+            "pool_threshold": self.rules.pool_threshold,
+            "last_round": self.rounds[-1].to_json() if self.rounds else None,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+        return v
+
+
+def _widen(v: dict[str, Any], seats: tuple[int, ...], players: int) -> dict[str, Any]:
+    def spread(values: list[Any]) -> list[Any]:
+        out: list[Any] = [None] * players
+        for i, s in enumerate(seats):
+            out[s] = values[i]
+        return out
+
+    v = dict(v)
+    for key in ("hand_sizes", "statuses", "draws", "penalties"):
+        v[key] = spread(v[key])
+    v["current"] = seats[v["current"]]
+    v["dealer"] = seats[v["dealer"]]
+    if v.get("last"):
+        v["last"] = dict(v["last"], seat=seats[v["last"]["seat"]])
+    if v.get("outcome"):
+        o = dict(v["outcome"])
+        o["winners"] = [seats[w] for w in o["winners"]]
+        for key in ("scores", "hands", "groups", "deadwood", "statuses"):
+            o[key] = spread(o[key])
+        if o.get("value_net") is not None:
+            o["value_net"] = spread(o["value_net"])
+        v["outcome"] = o
+    return v
+
+
+def _register() -> None:
+    from .registry import register_family
+
+    register_family("indian", IndianMatch)
+
+
+_register()
