@@ -1,0 +1,20 @@
+"""The game server: tables over HTTP and WebSocket, durable storage, scale-out on PostgreSQL.
+
+The server is the referee. It alone holds the full game, applies every action through the
+engine (``openrummy.games``), stores it in an append-only log, and sends each seat its own
+view. Modules, from the outside in:
+
+* :mod:`~openrummy.server.app`: the FastAPI app (REST under ``/api``, WebSocket under
+  ``/ws``) and :func:`~openrummy.server.app.serve`, which ``rummy serve`` calls;
+* :mod:`~openrummy.server.protocol`: the pydantic models of the REST bodies and of every
+  WebSocket message (``docs/protocol.md``);
+* :mod:`~openrummy.server.service`: live tables, bots on the server, turn timers, the
+  timeout/disconnect policy;
+* :mod:`~openrummy.server.store`: SQLAlchemy (SQLite or PostgreSQL), Alembic migrations
+  shipped in ``openrummy/server/migrations``;
+* :mod:`~openrummy.server.bus`: PostgreSQL LISTEN/NOTIFY between server processes;
+* :mod:`~openrummy.server.fairness`: seed commitments (``rummy replay --verify``).
+
+This package's ``__init__`` imports nothing heavy, so ``openrummy.server.fairness`` stays
+cheap for the command line.
+"""

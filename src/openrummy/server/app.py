@@ -1,0 +1,381 @@
+"""The FastAPI app: REST under ``/api``, one WebSocket per seat under ``/ws``.
+
+``create_app(settings)`` builds the app (the database is migrated and unfinished games are
+rebuilt when it starts); :func:`serve` runs it with uvicorn, as ``rummy serve`` does.
+The OpenAPI documentation is served at ``/docs``; the WebSocket protocol is described in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from sqlalchemy.engine import make_url
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+import openrummy
+
+from .bus import Bus, NullBus, PostgresBus
+from .protocol import (
+    PROTOCOL_VERSION,
+    ActionMessage,
+    CreatedTable,
+    CreateTable,
+    HelloMessage,
+    Joined,
+    JoinRequest,
+    PingMessage,
+    ResumeMessage,
+    StartRequest,
+    SyncMessage,
+    TableInfo,
+    client_message,
+)
+from .service import Conn, ServiceError, TableService
+from .settings import Settings
+from .store import Store
+
+__all__ = ["create_app", "serve"]
+
+log = logging.getLogger("openrummy.server")
+
+DESCRIPTION = """
+Tables of Robbers' Rummy, Rummikub and (when installed) Indian Rummy.
+
+* Create a table, join a seat (you get a **seat token**), start it as its creator (with the
+  **creator token**); tokens go in `Authorization: Bearer <token>`.
+* Play over the WebSocket `/ws/tables/{table_id}`: send `{"type": "hello", "token": …}`,
+  then actions (`docs/protocol.md`).
+* Finished games stay listed; `GET /api/tables/{id}/record` gives the record with the
+  revealed seed, to check with `rummy replay --verify`.
+"""
+
+ERROR_CODES = {
+    "json_invalid": "bad_json",
+    "union_tag_invalid": "unknown_type",
+    "union_tag_not_found": "missing_type",
+    "model_attributes_type": "bad_message",
+    "model_type": "bad_message",
+}
+
+
+def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+    """The token of ``Authorization: Bearer <token>`` (401 when missing)."""
+    if authorization is None or not authorization.strip():
+        raise ServiceError(
+            "missing_token", "send the token as 'Authorization: Bearer <token>'", 401
+        )
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError(
+            "missing_token", "the Authorization header must read 'Bearer <token>'", 401
+        )
+    return token.strip()
+
+
+Token = Annotated[str, Depends(bearer)]
+
+
+def _redact(url: str) -> str:
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app for ``settings`` (defaults and ``OPENRUMMY_*`` variables if omitted)."""
+    settings = settings or Settings.from_env()
+    store = Store(settings.db, sqlite_synchronous=settings.sqlite_synchronous)
+    bus: Bus = NullBus() if store.is_sqlite else PostgresBus(settings.db)
+    service = TableService(store, settings, bus)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.migrate()
+        await service.start()
+        log.info("OpenRummy server ready (database %s)", _redact(settings.db))
+        try:
+            yield
+        finally:
+            await service.stop()
+            await store.close()
+
+    app = FastAPI(
+        title="OpenRummy",
+        version=openrummy.__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(
+            status_code=exc.status, content={"error": exc.code, "message": exc.message}
+        )
+
+    # -- REST -----------------------------------------------------------------------------
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Liveness: the server runs and the protocol version it speaks."""
+        return {"ok": True, "protocol": PROTOCOL_VERSION, "version": openrummy.__version__}
+
+    @app.get("/api/presets", tags=["server"])
+    async def presets() -> list[dict[str, Any]]:
+        """The rule presets a table can use."""
+        from openrummy.rules import find_preset, preset_names
+
+        out = []
+        for name in preset_names():
+            rules = find_preset(name)
+            out.append(
+                {
+                    "name": name,
+                    "title": getattr(rules, "title", name),
+                    "family": getattr(rules, "family", "manipulation"),
+                    "players": [rules.players.min, rules.players.max],
+                }
+            )
+        return out
+
+    @app.get("/api/bots", tags=["server"])
+    async def bots(family: str | None = None) -> list[dict[str, Any]]:
+        """The bot kinds a seat can have (weakest first)."""
+        from openrummy.bots import bot_infos
+
+        return [
+            {
+                "name": i.name,
+                "description": i.description,
+                "level": i.level,
+                "families": sorted(i.families),
+            }
+            for i in bot_infos(family)
+        ]
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create_table(req: CreateTable) -> CreatedTable:
+        """Create a table: preset, options, match format, seats (human or bot), time limit."""
+        return await service.create(req)
+
+    @app.get("/api/tables", tags=["tables"])
+    async def list_tables(
+        status: Annotated[
+            list[str] | None,
+            Query(description="open, running, finished, closed (default: open and running)"),
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[TableInfo]:
+        """Tables, newest first."""
+        statuses = status or ["open", "running"]
+        bad = [s for s in statuses if s not in ("open", "running", "finished", "closed")]
+        if bad:
+            raise ServiceError("bad_status", f"unknown status {bad[0]!r}", 422)
+        return await service.list_tables(statuses, limit)
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def get_table(table_id: str) -> TableInfo:
+        return await service.info(table_id)
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    async def join(table_id: str, req: JoinRequest) -> Joined:
+        """Take a free human seat; the answer holds the seat token (shown only once)."""
+        return await service.join(table_id, req)
+
+    @app.post("/api/tables/{table_id}/leave", tags=["tables"])
+    async def leave(table_id: str, token: Token) -> TableInfo:
+        """Give up the seat of this seat token (in a running game a stand-in plays on)."""
+        return await service.leave(table_id, token)
+
+    @app.post("/api/tables/{table_id}/start", tags=["tables"])
+    async def start(table_id: str, token: Token, req: StartRequest | None = None) -> TableInfo:
+        """Start the game (creator token); publishes the seed commitment."""
+        return await service.start_game(table_id, token, req or StartRequest())
+
+    @app.post("/api/tables/{table_id}/close", tags=["tables"])
+    async def close(table_id: str, token: Token) -> TableInfo:
+        """Close the table (creator token); a running game is aborted and its seed revealed."""
+        return await service.close(table_id, token)
+
+    @app.get("/api/tables/{table_id}/view", tags=["watch"])
+    async def public_view(table_id: str) -> dict[str, Any]:
+        """What a spectator sees now (the WebSocket sends it after every action)."""
+        return await service.public_view(table_id)
+
+    @app.get("/api/tables/{table_id}/log", tags=["watch"])
+    async def game_log(table_id: str) -> list[dict[str, Any]]:
+        """Every applied action with its event in words."""
+        return await service.events(table_id)
+
+    @app.get("/api/tables/{table_id}/record", tags=["watch"])
+    async def record(table_id: str) -> dict[str, Any]:
+        """The game record (docs/record-format.md) once the game is over, seed revealed."""
+        return await service.record(table_id)
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> dict[str, Any]:
+        return {"name": "OpenRummy", "docs": "/docs", "api": "/api", "protocol": PROTOCOL_VERSION}
+
+    # -- WebSocket ------------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+
+        def close(code: int, reason: str) -> None:
+            service.spawn(_close(websocket, code, reason))
+
+        conn = Conn(settings, close)
+        writer = asyncio.create_task(_writer(websocket, conn))
+        try:
+            await _reader(websocket, conn, service, settings, table_id)
+        finally:
+            service.disconnect(conn)
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
+
+    return app
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code, reason)
+
+
+async def _writer(websocket: WebSocket, conn: Conn) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            text = await conn.queue.get()
+            await websocket.send_text(text)
+
+
+async def _reader(
+    websocket: WebSocket, conn: Conn, service: TableService, settings: Settings, table_id: str
+) -> None:
+    limit = settings.max_message_bytes
+    while True:
+        try:
+            msg = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if msg["type"] == "websocket.disconnect":
+            return
+        if websocket.client_state is not WebSocketState.CONNECTED:
+            return
+        if not conn.bucket.take():
+            conn.error(
+                "rate_limited",
+                f"too many messages: at most {settings.rate_per_second:g} per second "
+                f"(bursts of {settings.rate_burst}); this one was dropped",
+            )
+            continue
+        text = msg.get("text")
+        if text is None:
+            conn.error("bad_frame", "send JSON as text frames, not binary")
+            continue
+        if len(text) > limit or len(text.encode("utf-8")) > limit:
+            conn.error("too_large", f"messages are limited to {limit} bytes; this one was dropped")
+            continue
+        try:
+            message = client_message.validate_json(text)
+        except ValidationError as e:
+            first = e.errors()[0]
+            code = ERROR_CODES.get(first["type"], "bad_message")
+            where = ".".join(str(p) for p in first["loc"])
+            detail = first["msg"] + (f" at {where}" if where else "")
+            if code == "unknown_type":
+                detail = (
+                    "unknown message type; known: hello, action, sync, ping, resume "
+                    f"({first['msg']})"
+                )
+            conn.error(code, detail)
+            continue
+        reply_to = getattr(message, "id", None)
+        try:
+            await _dispatch(conn, message, service, table_id, reply_to)
+        except ServiceError as e:
+            conn.error(e.code, e.message, reply_to)
+
+
+async def _dispatch(
+    conn: Conn,
+    message: Any,
+    service: TableService,
+    table_id: str,
+    reply_to: str | int | None,
+) -> None:
+    if isinstance(message, PingMessage):
+        conn.send({"type": "pong", "reply_to": reply_to})
+        return
+    if isinstance(message, HelloMessage):
+        if message.v != PROTOCOL_VERSION:
+            raise ServiceError(
+                "unsupported_version",
+                f"this server speaks protocol version {PROTOCOL_VERSION}, not {message.v}",
+            )
+        await service.hello(conn, table_id, message.token)
+        return
+    if conn.live is None:
+        raise ServiceError("hello_first", "send hello first (with your seat token to play)")
+    if reply_to is not None and not conn.remember(reply_to):
+        raise ServiceError(
+            "duplicate", f"message {reply_to!r} was received already: it is not done twice"
+        )
+    if isinstance(message, SyncMessage):
+        service.welcome(conn, reply_to)
+    elif isinstance(message, ResumeMessage):
+        await service.resume(conn)
+        conn.send({"type": "resumed", "reply_to": reply_to})
+    elif isinstance(message, ActionMessage):
+        if conn.role != "seat" or conn.seat is None:
+            raise ServiceError(
+                "not_seated",
+                "spectators cannot act: send hello with your seat token to play",
+            )
+        if message.seat is not None and message.seat != conn.seat:
+            raise ServiceError(
+                "wrong_seat",
+                f"your token is for seat {conn.seat}; you cannot act for seat {message.seat}",
+            )
+        err = await service.submit(
+            conn.live,
+            conn.seat,
+            message.action,
+            expect_seq=message.seq,
+            actor="seat",
+            reply_to=reply_to,
+            conn=conn,
+        )
+        if err is not None:
+            raise err
+
+
+def serve(settings: Settings) -> None:
+    """Run the server in the foreground until interrupted (``rummy serve``)."""
+    import uvicorn
+
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app(settings)
+    print(
+        f"OpenRummy server on {settings.url}  (API docs: {settings.url}/docs; "
+        f"database: {_redact(settings.db)})",
+        flush=True,
+    )
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        ws_max_size=settings.ws_max_size,
+        ws_per_message_deflate=False,
+        access_log=False,
+    )

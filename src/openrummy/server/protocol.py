@@ -1,0 +1,309 @@
+"""The wire protocol: pydantic models of every REST body and WebSocket message.
+
+Version 1 (``PROTOCOL_VERSION``), documented in ``docs/protocol.md``. Incoming messages are
+validated here before anything else reads them; outgoing ones are plain dicts built by the
+service (for speed) whose shapes are the ``*Message`` models below, kept for the schema and
+the tests.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ActionMessage",
+    "ClientMessage",
+    "CreateTable",
+    "CreatedTable",
+    "ErrorMessage",
+    "EventInfo",
+    "GameInfo",
+    "HelloMessage",
+    "JoinRequest",
+    "Joined",
+    "PingMessage",
+    "ResumeMessage",
+    "SeatInfo",
+    "SeatSpec",
+    "StartRequest",
+    "SyncMessage",
+    "TableInfo",
+    "UpdateMessage",
+    "WelcomeMessage",
+    "check_name",
+    "client_message",
+]
+
+PROTOCOL_VERSION = 1
+NAME_MAX = 32
+TITLE_MAX = 60
+
+MessageId = Annotated[str | int, Field(description="Chosen by the client, echoed as reply_to.")]
+
+
+def check_name(value: str, limit: int = NAME_MAX) -> str:
+    """A display name: trimmed, NFC, 1..limit characters, no control characters.
+
+    Names are stored and sent verbatim as JSON strings; the server never renders them as
+    HTML, and clients must insert them as text.
+
+    >>> check_name("  Ann <b>  ")
+    'Ann <b>'
+    >>> check_name("a\\x00b")
+    Traceback (most recent call last):
+      ...
+    ValueError: a name may not contain control characters
+    """
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise ValueError("a name may not be empty")
+    if len(name) > limit:
+        raise ValueError(f"a name has at most {limit} characters (this one has {len(name)})")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise ValueError("a name may not contain control characters")
+    return name
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- REST ---------------------------------------------------------------------------------
+
+
+class SeatSpec(_Strict):
+    """One seat of a new table: a person (who joins later) or a bot of a given kind."""
+
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(
+        default=None,
+        max_length=32,
+        description="Bot kind for a bot seat (a name from GET /api/bots), e.g. 'simple'.",
+    )
+    name: str | None = Field(default=None, description="Display name (bots get one if empty).")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else check_name(v)
+
+
+class CreateTable(_Strict):
+    """``POST /api/tables``: the game, its options and its seats."""
+
+    preset: str = Field(max_length=40, description="Rule preset, e.g. robbers, rummikub.")
+    options: dict[str, str | int | float | bool | None] = Field(
+        default_factory=dict,
+        description="Rule option overrides by their RULES.md names, e.g. {'opening.threshold': 30}.",
+    )
+    match_format: str | None = Field(
+        default=None, max_length=40, description="Shortcut for the option match.format."
+    )
+    turn_time_limit: float | None = Field(
+        default=None,
+        gt=0,
+        le=3600,
+        description="Seconds per turn, enforced by the server (option turn.time_limit_s).",
+    )
+    seats: list[SeatSpec] = Field(min_length=2, max_length=8)
+    title: str | None = Field(default=None, description="Shown in the lobby.")
+    creator_seat: int | None = Field(
+        default=None, ge=0, description="Join this (human) seat at once, as creator_name."
+    )
+    creator_name: str | None = None
+    bot_pause: float | None = Field(
+        default=None, ge=0, le=30, description="Seconds a bot waits before acting."
+    )
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str | None) -> str | None:
+        return None if v is None else check_name(v, TITLE_MAX)
+
+    @field_validator("creator_name")
+    @classmethod
+    def _creator(cls, v: str | None) -> str | None:
+        return None if v is None else check_name(v)
+
+
+class JoinRequest(_Strict):
+    """``POST /api/tables/{id}/join``: take a free human seat (any, or the one named)."""
+
+    name: str
+    seat: int | None = Field(default=None, ge=0)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return check_name(v)
+
+
+class StartRequest(_Strict):
+    """``POST /api/tables/{id}/start`` (creator only)."""
+
+    fill_with_bots: str | None = Field(
+        default=None,
+        max_length=32,
+        description="Give every still-free human seat to a bot of this kind instead of refusing.",
+    )
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None
+    name: str | None
+    taken: bool
+    """A person holds this seat (or it is a bot seat)."""
+    away: bool
+    """A stand-in plays this human seat (timeouts, disconnect, left)."""
+
+
+class GameInfo(BaseModel):
+    status: Literal["running", "finished", "aborted"]
+    started_at: float
+    finished_at: float | None
+    seq: int
+    """Actions applied so far (the sequence number of the last one)."""
+    commitment: str
+    """SHA-256 of the secret seed, published at the start (``docs/server.md``, fair deals)."""
+    scheme: str
+    seed: str | None
+    """Revealed once the game is over."""
+    result: dict[str, Any] | None
+
+
+class TableInfo(BaseModel):
+    id: str
+    title: str
+    preset: str
+    family: str
+    options: dict[str, Any]
+    players: int
+    status: Literal["open", "running", "finished", "closed"]
+    created_at: float
+    bot_pause: float
+    turn_time_limit: float | None
+    seats: list[SeatInfo]
+    game: GameInfo | None
+
+
+class CreatedTable(BaseModel):
+    table: TableInfo
+    creator_token: str
+    """Authorises start and close (``Authorization: Bearer …``). Shown once."""
+    seat: int | None = None
+    seat_token: str | None = None
+
+
+class Joined(BaseModel):
+    table_id: str
+    seat: int
+    token: str
+    """The seat token: WebSocket hello and leave. Unguessable, shown once, stored hashed."""
+
+
+class EventInfo(BaseModel):
+    """One applied action, in words, for the game log."""
+
+    seq: int
+    seat: int
+    actor: Literal["seat", "bot", "standin", "server"]
+    action: str
+    text: str
+    accepted: bool
+    violations: list[str] = Field(default_factory=list)
+    at: float
+
+
+# -- WebSocket: client to server -------------------------------------------------------------
+
+
+class HelloMessage(_Strict):
+    """First message: with a seat token to play, without to watch."""
+
+    type: Literal["hello"]
+    v: int = PROTOCOL_VERSION
+    token: str | None = Field(default=None, max_length=128)
+
+
+class ActionMessage(_Strict):
+    """An action in the family's text notation, for the seat of the token."""
+
+    type: Literal["action"]
+    id: MessageId | None = None
+    seq: int = Field(ge=0, description="The last sequence number this client has seen.")
+    action: str = Field(max_length=8_000)
+    seat: int | None = Field(default=None, description="Optional: must be the token's seat.")
+
+
+class SyncMessage(_Strict):
+    """Ask for the current state again (after a gap, or to refresh)."""
+
+    type: Literal["sync"]
+    id: MessageId | None = None
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+    id: MessageId | None = None
+
+
+class ResumeMessage(_Strict):
+    """Take the seat back from its stand-in (after timeouts)."""
+
+    type: Literal["resume"]
+    id: MessageId | None = None
+
+
+ClientMessage = Annotated[
+    HelloMessage | ActionMessage | SyncMessage | PingMessage | ResumeMessage,
+    Field(discriminator="type"),
+]
+client_message: TypeAdapter[
+    HelloMessage | ActionMessage | SyncMessage | PingMessage | ResumeMessage
+] = TypeAdapter(ClientMessage)
+"""Validates one incoming text frame (JSON) into a message."""
+
+
+# -- WebSocket: server to client (documentation models) --------------------------------------
+
+
+class WelcomeMessage(BaseModel):
+    """Answer to hello and to sync: everything a (re)connecting client needs."""
+
+    type: Literal["welcome"]
+    v: int
+    role: Literal["seat", "spectator"]
+    seat: int | None
+    table: TableInfo
+    seq: int
+    view: dict[str, Any] | None
+    log: list[EventInfo]
+    now: float
+    deadline: float | None
+    reply_to: MessageId | None = None
+
+
+class UpdateMessage(BaseModel):
+    """After every applied action: the event, and the recipient's own view."""
+
+    type: Literal["update"]
+    seq: int
+    event: EventInfo
+    view: dict[str, Any]
+    now: float
+    deadline: float | None
+    """When the current turn's timer runs out (epoch seconds), if there is one."""
+    reply_to: MessageId | None = None
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"]
+    code: str
+    message: str
+    reply_to: MessageId | None = None

@@ -1,0 +1,116 @@
+"""Server settings: command-line options over environment variables over defaults.
+
+Every setting has an environment variable ``OPENRUMMY_<NAME>`` (``OPENRUMMY_DB``,
+``OPENRUMMY_BOT_PAUSE`` …), so a service manager can configure the server without flags.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Settings", "default_db_path", "default_db_url", "normalize_db_url"]
+
+
+def default_db_path() -> Path:
+    """Where the embedded SQLite database lives unless ``--db`` says otherwise.
+
+    ``$XDG_DATA_HOME/openrummy/server.sqlite3`` (``~/.local/share/openrummy/…``): a per-user
+    data folder, so ``make run`` in any checkout finds the same tables again.
+    """
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "openrummy" / "server.sqlite3"
+
+
+def default_db_url() -> str:
+    return f"sqlite+aiosqlite:///{default_db_path()}"
+
+
+def normalize_db_url(url: str) -> str:
+    """Accept the plain forms people type and pick the async driver for them.
+
+    >>> normalize_db_url("sqlite:///tmp/x.db")
+    'sqlite+aiosqlite:///tmp/x.db'
+    >>> normalize_db_url("postgresql://u@127.0.0.1:5432/db")
+    'postgresql+asyncpg://u@127.0.0.1:5432/db'
+    >>> normalize_db_url("postgres://u@h/db")
+    'postgresql+asyncpg://u@h/db'
+    """
+    for plain, driver in (
+        ("sqlite://", "sqlite+aiosqlite://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that tunes one server process (see ``docs/server.md``)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    db: str = field(default_factory=default_db_url)
+    log_level: str = "info"
+
+    bot_pause: float = 0.8
+    """Seconds a bot waits before acting, so people can follow (tables may override)."""
+    disconnect_grace: float = 60.0
+    """Seconds a disconnected person keeps the seat before a stand-in plays it."""
+    max_timeouts: int = 3
+    """Consecutive turn-timer expiries after which a stand-in plays the seat."""
+    takeover_delay: float = 2.0
+    """Scale-out: how much later than the process that accepted the last action another
+    process steps in to move a bot or fire a timer (in case that process died)."""
+
+    max_message_bytes: int = 16_384
+    """Largest WebSocket message answered normally; larger ones get ``too_large``."""
+    ws_max_size: int = 1_048_576
+    """Hard frame limit of the WebSocket layer: beyond it the connection is closed (1009)."""
+    rate_per_second: float = 20.0
+    """Sustained messages per second from one connection (token bucket)."""
+    rate_burst: int = 40
+    """Messages one connection may send at once before the rate limit applies."""
+    send_queue: int = 512
+    """Messages waiting for a slow client before the server gives up on that connection."""
+    name_max: int = 32
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite ``PRAGMA synchronous``: NORMAL survives a killed process; FULL also a power cut."""
+
+    clock: Callable[[], float] | None = field(default=None, compare=False, repr=False)
+    """Time source in epoch seconds (``time.time`` unless injected by tests)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **explicit: Any) -> Settings:
+        """Defaults, overridden by ``OPENRUMMY_*`` variables, overridden by ``explicit``.
+
+        ``None`` in ``explicit`` means "not given" (an unset command-line option).
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name == "clock":
+                continue
+            raw = env.get(f"OPENRUMMY_{f.name.upper()}")
+            if raw is not None:
+                kind = type(getattr(cls(), f.name))
+                values[f.name] = kind(raw)
+        values.update({k: v for k, v in explicit.items() if v is not None})
+        if "db" in values:
+            values["db"] = normalize_db_url(str(values["db"]))
+        return cls(**values)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.db.startswith("sqlite")
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"

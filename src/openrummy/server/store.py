@@ -1,0 +1,493 @@
+"""Durable storage: tables, seats, games and each game's append-only action log.
+
+One code path for SQLite (aiosqlite, the embedded default) and PostgreSQL (asyncpg), with
+SQLAlchemy 2 Core. The schema is created and upgraded by the Alembic migrations shipped in
+``openrummy/server/migrations`` (:meth:`Store.migrate`, run on every start).
+
+The log's primary key is ``(table_id, seq)``: an action is accepted only if its row with the
+next sequence number is written, in the same transaction that records the game's end. Two
+processes that both try to accept the same turn cannot both commit; the loser gets
+:class:`SeqConflict` and catches up from the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    event,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+__all__ = [
+    "ActionRow",
+    "GameRow",
+    "SeatRow",
+    "SeqConflict",
+    "Store",
+    "TableRow",
+    "metadata",
+]
+
+metadata = MetaData()
+
+table_t = Table(
+    "rummy_table",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("title", String(80), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("family", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("bot_pause", Float, nullable=False),
+    Column("time_limit", Float, nullable=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("creator_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seat_t = Table(
+    "rummy_seat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("rummy_table.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("away", Boolean, nullable=False),
+)
+
+game_t = Table(
+    "rummy_game",
+    metadata,
+    Column("table_id", String(32), ForeignKey("rummy_table.id"), primary_key=True),
+    Column("seed", String(128), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("result", JSON, nullable=True),
+)
+
+action_t = Table(
+    "rummy_action",
+    metadata,
+    Column("table_id", String(32), ForeignKey("rummy_game.table_id"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("accepted", Boolean, nullable=False),
+    Column("event", Text, nullable=False),
+    Column("actor", String(16), nullable=False),
+)
+
+NOTIFY_CHANNEL = "openrummy"
+_MIGRATION_LOCK = 0x6F72756D  # "orum": one migrator at a time on PostgreSQL
+
+
+class SeqConflict(Exception):
+    """Another writer already stored an action with this sequence number."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    idx: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+    away: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    seed: str
+    commitment: str
+    started_at: float
+    finished_at: float | None
+    status: str
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    title: str
+    preset: str
+    family: str
+    options: dict[str, Any]
+    players: int
+    bot_pause: float
+    time_limit: float | None
+    status: str
+    creator_hash: str
+    created_at: float
+    seats: tuple[SeatRow, ...]
+    game: GameRow | None
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    seq: int
+    seat: int
+    action: str
+    at: float
+    accepted: bool
+    event: str
+    actor: str
+
+
+class Store:
+    """All database access of one server process."""
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL") -> None:
+        self.url = url
+        self.origin = ""
+        """Set by the service: notifications name their sender, which skips its own."""
+        self.is_sqlite = url.startswith("sqlite")
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            path = make_url(url).database
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        else:
+            kwargs.update(pool_size=10, max_overflow=10)
+        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        # SQLite has one writer at a time; queueing writers here is cheaper than letting
+        # them spin on SQLITE_BUSY.
+        self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+        if self.is_sqlite:
+            sync = sqlite_synchronous.upper()
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync}")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=10000")
+                cur.close()
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- schema ---------------------------------------------------------------------------
+    async def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (idempotent, concurrency-safe)."""
+        async with self._tx() as conn:
+            if not self.is_sqlite:
+                await conn.execute(text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
+            await conn.run_sync(_upgrade)
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+        else:
+            async with self._write_lock, self.engine.begin() as conn:
+                yield conn
+
+    async def _notify(self, conn: AsyncConnection, payload: dict[str, Any]) -> None:
+        """Tell the other server processes (PostgreSQL only; delivered at commit)."""
+        if not self.is_sqlite:
+            await conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": json.dumps({**payload, "o": self.origin})},
+            )
+
+    # -- tables and seats ----------------------------------------------------------------
+    async def create_table(self, row: TableRow) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                insert(table_t).values(
+                    id=row.id,
+                    title=row.title,
+                    preset=row.preset,
+                    family=row.family,
+                    options=row.options,
+                    players=row.players,
+                    bot_pause=row.bot_pause,
+                    time_limit=row.time_limit,
+                    status=row.status,
+                    creator_hash=row.creator_hash,
+                    created_at=row.created_at,
+                )
+            )
+            await conn.execute(
+                insert(seat_t),
+                [
+                    {
+                        "table_id": row.id,
+                        "idx": s.idx,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "away": s.away,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    async def get_table(self, table_id: str) -> TableRow | None:
+        rows = await self.list_tables(ids=[table_id])
+        return rows[0] if rows else None
+
+    async def list_tables(
+        self,
+        *,
+        statuses: Sequence[str] | None = None,
+        ids: Sequence[str] | None = None,
+        limit: int = 200,
+    ) -> list[TableRow]:
+        q = select(table_t).order_by(table_t.c.created_at.desc()).limit(limit)
+        if statuses is not None:
+            q = q.where(table_t.c.status.in_(list(statuses)))
+        if ids is not None:
+            q = q.where(table_t.c.id.in_(list(ids)))
+        async with self.engine.connect() as conn:
+            trows = (await conn.execute(q)).mappings().all()
+            if not trows:
+                return []
+            tids = [t["id"] for t in trows]
+            srows = (
+                (
+                    await conn.execute(
+                        select(seat_t).where(seat_t.c.table_id.in_(tids)).order_by(seat_t.c.idx)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+            grows = (
+                (await conn.execute(select(game_t).where(game_t.c.table_id.in_(tids))))
+                .mappings()
+                .all()
+            )
+            seq_rows = await conn.execute(
+                select(action_t.c.table_id, func.max(action_t.c.seq))
+                .where(action_t.c.table_id.in_(tids))
+                .group_by(action_t.c.table_id)
+            )
+            seqs: dict[str, int] = {str(t): int(m or 0) for t, m in seq_rows}
+        seats: dict[str, list[SeatRow]] = {}
+        for s in srows:
+            seats.setdefault(s["table_id"], []).append(
+                SeatRow(s["idx"], s["kind"], s["bot"], s["name"], s["token_hash"], bool(s["away"]))
+            )
+        games = {
+            g["table_id"]: GameRow(
+                g["seed"],
+                g["commitment"],
+                g["started_at"],
+                g["finished_at"],
+                g["status"],
+                g["result"],
+            )
+            for g in grows
+        }
+        return [
+            TableRow(
+                id=t["id"],
+                title=t["title"],
+                preset=t["preset"],
+                family=t["family"],
+                options=dict(t["options"] or {}),
+                players=t["players"],
+                bot_pause=t["bot_pause"],
+                time_limit=t["time_limit"],
+                status=t["status"],
+                creator_hash=t["creator_hash"],
+                created_at=t["created_at"],
+                seats=tuple(seats.get(t["id"], [])),
+                game=games.get(t["id"]),
+                seq=int(seqs.get(t["id"]) or 0),
+            )
+            for t in trows
+        ]
+
+    async def take_seat(
+        self, table_id: str, idx: int, name: str, token_hash: str, *, notify: bool = True
+    ) -> bool:
+        """Give a free human seat of an open table to a person; False if it was taken."""
+        async with self._tx() as conn:
+            open_table = await conn.scalar(
+                select(table_t.c.id).where(
+                    and_(table_t.c.id == table_id, table_t.c.status == "open")
+                )
+            )
+            if open_table is None:
+                return False
+            res = await conn.execute(
+                update(seat_t)
+                .where(
+                    and_(
+                        seat_t.c.table_id == table_id,
+                        seat_t.c.idx == idx,
+                        seat_t.c.kind == "human",
+                        seat_t.c.token_hash.is_(None),
+                    )
+                )
+                .values(name=name, token_hash=token_hash)
+            )
+            if res.rowcount != 1:
+                return False
+            if notify:
+                await self._notify(conn, {"t": table_id, "k": "table"})
+            return True
+
+    async def update_seat(self, table_id: str, idx: int, **values: Any) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                update(seat_t)
+                .where(and_(seat_t.c.table_id == table_id, seat_t.c.idx == idx))
+                .values(**values)
+            )
+            await self._notify(conn, {"t": table_id, "k": "table"})
+
+    async def start_game(
+        self,
+        table_id: str,
+        *,
+        seed: str,
+        commitment: str,
+        started_at: float,
+        bot_seats: dict[int, tuple[str, str]],
+    ) -> bool:
+        """Open -> running, with the game row; False if the table was not open."""
+        async with self._tx() as conn:
+            res = await conn.execute(
+                update(table_t)
+                .where(and_(table_t.c.id == table_id, table_t.c.status == "open"))
+                .values(status="running")
+            )
+            if res.rowcount != 1:
+                return False
+            for idx, (bot, name) in bot_seats.items():
+                await conn.execute(
+                    update(seat_t)
+                    .where(and_(seat_t.c.table_id == table_id, seat_t.c.idx == idx))
+                    .values(kind="bot", bot=bot, name=name)
+                )
+            await conn.execute(
+                insert(game_t).values(
+                    table_id=table_id,
+                    seed=seed,
+                    commitment=commitment,
+                    started_at=started_at,
+                    status="running",
+                )
+            )
+            await self._notify(conn, {"t": table_id, "k": "table"})
+            return True
+
+    async def close_table(self, table_id: str, *, at: float) -> str | None:
+        """Close a table (aborting its game); returns the status it had, None if unknown."""
+        async with self._tx() as conn:
+            status = await conn.scalar(select(table_t.c.status).where(table_t.c.id == table_id))
+            if status is None or status in ("finished", "closed"):
+                return None if status is None else str(status)
+            await conn.execute(
+                update(table_t).where(table_t.c.id == table_id).values(status="closed")
+            )
+            if status == "running":
+                await conn.execute(
+                    update(game_t)
+                    .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
+                    .values(status="aborted", finished_at=at)
+                )
+            await self._notify(conn, {"t": table_id, "k": "table"})
+            return str(status)
+
+    # -- the action log -------------------------------------------------------------------
+    async def append_action(
+        self,
+        table_id: str,
+        row: ActionRow,
+        *,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """Write one accepted action; with ``result`` also end the game, atomically.
+
+        Raises :class:`SeqConflict` if ``row.seq`` is taken (another process was first) or the
+        game is no longer running.
+        """
+        try:
+            async with self._tx() as conn:
+                await conn.execute(
+                    insert(action_t).values(
+                        table_id=table_id,
+                        seq=row.seq,
+                        seat=row.seat,
+                        action=row.action,
+                        at=row.at,
+                        accepted=row.accepted,
+                        event=row.event,
+                        actor=row.actor,
+                    )
+                )
+                if result is not None:
+                    res = await conn.execute(
+                        update(game_t)
+                        .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
+                        .values(status="finished", finished_at=row.at, result=result)
+                    )
+                    if res.rowcount != 1:
+                        raise SeqConflict(f"table {table_id}'s game is not running")
+                    await conn.execute(
+                        update(table_t).where(table_t.c.id == table_id).values(status="finished")
+                    )
+                await self._notify(conn, {"t": table_id, "k": "action", "s": row.seq})
+        except IntegrityError as e:
+            raise SeqConflict(f"action {row.seq} of table {table_id} is already stored") from e
+
+    async def actions(self, table_id: str, *, after: int = 0) -> list[ActionRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(action_t)
+                .where(and_(action_t.c.table_id == table_id, action_t.c.seq > after))
+                .order_by(action_t.c.seq)
+            )
+            return [
+                ActionRow(r.seq, r.seat, r.action, r.at, bool(r.accepted), r.event, r.actor)
+                for r in rows
+            ]
+
+
+def _upgrade(sync_conn: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.attributes["connection"] = sync_conn
+    command.upgrade(cfg, "head")

@@ -1,0 +1,42 @@
+"""Whole games through the server: people, bots on the server, records and fair deals."""
+
+from __future__ import annotations
+
+import pytest
+from players import play_out
+
+from openrummy.record import GameRecord
+from openrummy.server.fairness import commitment, verify_record
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
+    made = await server.create(preset="robbers_s003", match_format="SINGLE_ROUND", seats=[{}, {}])
+    tid = made["table"]["id"]
+    a = await server.join(tid, "Ann")
+    b = await server.join(tid, "Bob")
+    ca = await server.client(tid, a["token"])
+    cb = await server.client(tid, b["token"])
+    watcher = await server.client(tid)
+    started = await server.start_table(tid, made["creator_token"])
+    published = started["game"]["commitment"]
+    assert started["game"]["seed"] is None
+    ca.welcome = await ca.expect("welcome", lambda m: m["view"] is not None)
+    cb.welcome = await cb.expect("welcome", lambda m: m["view"] is not None)
+    assert ca.welcome["table"]["game"]["commitment"] == published
+    sent = await play_out(
+        {a["seat"]: ca, b["seat"]: cb}, "robbers_s003", {"match.format": "SINGLE_ROUND"}
+    )
+    reveal = await watcher.expect("reveal")
+    assert commitment(reveal["seed"]) == published
+    r = await server.http.get(f"/api/tables/{tid}/record")
+    assert r.status_code == 200
+    rec = GameRecord.from_json(r.json())
+    assert len(rec.actions) == sent
+    assert verify_record(rec, published) == published
+    assert rec.replay().is_over
+    info = (await server.http.get(f"/api/tables/{tid}")).json()
+    assert info["status"] == "finished" and info["game"]["seed"] == reveal["seed"]
+    listed = (await server.http.get("/api/tables", params={"status": "finished"})).json()
+    assert [t["id"] for t in listed] == [tid]
