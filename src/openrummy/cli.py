@@ -238,12 +238,33 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every action.")] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="Check the fair deal: the revealed seed hashes to the published commitment "
+            "and the record replays from it.",
+        ),
+    ] = False,
+    commitment: Annotated[
+        str | None,
+        typer.Option(
+            "--commitment",
+            help="With --verify: the commitment you saw when the game started "
+            "(default: the one the record carries).",
+        ),
+    ] = None,
 ) -> None:
     """Replay a game record and print its course and outcome."""
     from openrummy.record import load_record
 
+    digest = ""
     try:
         rec = load_record(file)
+        if verify:
+            from openrummy.server.fairness import verify_record
+
+            digest = verify_record(rec, commitment)
         names = rec.players
         lines: list[str] = []
 
@@ -264,6 +285,8 @@ def replay(
             "outcome": match.outcome.to_json() if match.outcome else None,
             "finished": match.outcome is not None,
         }
+        if verify:
+            payload["verified_commitment"] = digest
         typer.echo(json.dumps(payload, ensure_ascii=False))
         return
     typer.echo(f"{rec.game}: {', '.join(names)}; seed {rec.seed}; {len(rec.actions)} actions")
@@ -273,6 +296,11 @@ def replay(
         typer.echo(line)
     if match.outcome is None:
         typer.echo("the game is not finished")
+    if verify:
+        typer.echo(
+            f"verified: sha256(seed) = {digest}, the commitment published at the start, "
+            "and the record replays from that seed"
+        )
 
 
 # -- bots and tournaments ----------------------------------------------------------------------
@@ -427,6 +455,32 @@ def arrange(
             stream.close()
     if errors:
         raise typer.Exit(1)
+
+
+# -- serve -----------------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Database URL: sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB "
+            "(default: the embedded SQLite database, see docs/server.md).",
+        ),
+    ] = None,
+    log_level: Annotated[
+        str, typer.Option("--log-level", help="debug, info, warning or error.")
+    ] = "info",
+) -> None:
+    """Run the game server (REST + WebSocket) and print its URL. Settings: docs/server.md."""
+    from openrummy.server.app import serve as run_server
+    from openrummy.server.settings import Settings
+
+    run_server(Settings.from_env(host=host, port=port, db=db, log_level=log_level))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

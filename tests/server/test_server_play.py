@@ -40,3 +40,41 @@ async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
     assert info["status"] == "finished" and info["game"]["seed"] == reveal["seed"]
     listed = (await server.http.get("/api/tables", params={"status": "finished"})).json()
     assert [t["id"] for t in listed] == [tid]
+
+
+async def test_replay_verify_checks_the_revealed_seed(server, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from openrummy.cli import app
+
+    made = await server.create(
+        preset="robbers",
+        match_format="SINGLE_ROUND",
+        seats=[{"kind": "bot", "bot": "simple"}, {"kind": "bot", "bot": "random"}],
+    )
+    tid = made["table"]["id"]
+    watcher = await server.client(tid)
+    started = await server.start_table(tid, made["creator_token"])
+    published = started["game"]["commitment"]
+    await watcher.expect("reveal")
+    record = (await server.http.get(f"/api/tables/{tid}/record")).json()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record), encoding="utf-8")
+    runner = CliRunner()
+    ok = runner.invoke(app, ["replay", str(good), "--verify", "--commitment", published])
+    assert ok.exit_code == 0, ok.output
+    assert f"verified: sha256(seed) = {published}" in ok.output
+
+    other = await server.client(tid)  # another table's seed must not pass for this one
+    assert other.welcome["table"]["game"]["seed"] == record["seed"]
+    forged = dict(record, seed="0" * 64)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(forged), encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(bad), "--verify"])
+    assert res.exit_code == 2
+    assert "does not match the commitment" in res.output
+    wrong = runner.invoke(app, ["replay", str(good), "--verify", "--commitment", "ab" * 32])
+    assert wrong.exit_code == 2
+    assert "is not the one published" in wrong.output
