@@ -25,6 +25,7 @@ from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
 from openrummy.solve.hand import (
     Arrangement,
     GroupKind,
+    analyse_draw,
     find_declaration,
     min_deadwood,
 )
@@ -60,9 +61,13 @@ def _ref_kinds(cards: tuple[Card, ...], rules: IndianRules, wilds: Wilds) -> fro
         as_wild = {flexible[k] for k in range(len(flexible)) if bits >> k & 1}
         naturals = [c for i, c in enumerate(cards) if not c.is_joker and i not in as_wild]
         w = n - len(naturals)
-        if not naturals:
-            if 3 <= n <= rules.meld.set_max:
+        if not naturals:  # wild items only (A35)
+            option = rules.meld.all_wild_group.name
+            largest = n if option == "JOKER_GROUP" else rules.meld.set_max
+            if option != "FORBIDDEN" and 3 <= n <= largest:
                 out.add(SET)
+            if option == "SET_OR_SEQUENCE" and 3 <= n <= 13:
+                out.add(RUN)
             continue
         # a set: one rank, distinct suits, at most set_max cards
         if (
@@ -239,7 +244,8 @@ def reference(
     for credit, (nr, np_) in CREDIT_NEEDS.items():
         v = solve(nr, np_, False)
         out[credit] = total if v >= BIG else v + isolated
-    declarable = not any_isolated and solve(2, 1, True) == 0
+    declare = (0, 3) if rules.is_v21 else (2, 1)
+    declarable = not any_isolated and solve(*declare, True) == 0
     return out, declarable
 
 
@@ -289,7 +295,8 @@ def milp_reference(
     for credit, (nr, np_) in CREDIT_NEEDS.items():
         covered = solve(nr, np_, False)
         out[credit] = total if covered is None else total - covered
-    return out, solve(2, 1, True) is not None
+    declare = (0, 3) if rules.is_v21 else (2, 1)
+    return out, solve(*declare, True) is not None
 
 
 # -- re-validation of a solver answer -----------------------------------------------------------
@@ -345,7 +352,8 @@ def biased_hand(rng: random.Random, rules: IndianRules) -> tuple[list[Card], Car
             )
             if not near and sum(h.rank == card.rank for h in hand) < 2:
                 take(card)
-    for _ in range(rng.choice((0, 1, 1, 2, 2, 3))):
+    seeds = (0, 1, 1, 2, 2, 3) if size < 20 else (2, 3, 4, 5, 6, 6)
+    for _ in range(rng.choice(seeds)):
         suit = rng.choice(list(Suit))
         if rng.random() < 0.6:
             start = rng.randint(1, 12)
@@ -400,6 +408,10 @@ def _crosscheck(
             assert got.raw == want, (credit, " ".join(map(str, hand)), str(indicator), got, want)
             revalidate(got, hand, rules, wilds)
             got_by[credit] = got
+        if rules.is_v21:
+            dec = find_declaration(hand, rules, wilds)
+            assert (dec.valid and dec.form == "THREE_PURE") == declarable, dec
+            branches["declarable"] += declarable
         if rules.declare.requirement.name == "TWO_SEQ_ONE_PURE":
             dec = find_declaration(hand, rules, wilds)
             assert dec.valid == declarable, (" ".join(map(str, hand)), str(indicator), dec)
@@ -451,9 +463,11 @@ def test_crosscheck_10_cards() -> None:
 
 @pytest.mark.slow
 def test_crosscheck_options() -> None:
-    """Wild-rank cards never pure (A33 option); sets of 5 (A34); the 1-deck table (A48)."""
+    """Wild-rank cards never pure (A33); sets of 5 (A34); all-wild groups (A35); 1 deck (A48)."""
     _crosscheck("indian13", 5, 300, {"wild.natural_use_counts_pure": False})
     _crosscheck("indian13", 7, 300, {"meld.set_max": 5})
+    for option in ("FORBIDDEN", "SET_OR_SEQUENCE"):  # A35, with 3 printed jokers
+        _crosscheck("indian13", 8, 200, {"meld.all_wild_group": option, "deck.printed_jokers": 3})
     _crosscheck(
         "indian13", 6, 300, {"deck.standard_decks": 1, "deck.printed_jokers": 1, "players.max": 2}
     )
@@ -464,9 +478,41 @@ def test_crosscheck_21_cards() -> None:
     """21-card hands (upper/lower jokers wild, tunnelas pure) under every credit rule."""
     branches = _crosscheck("indian21", 21, 12, milp=True)
     assert branches["two_seq_credited"] > 0
+    assert branches["declarable"] > 0
 
 
 @pytest.mark.slow
 def test_crosscheck_13_cards_milp() -> None:
     """A second, integer-programming reference agrees on a sample of 13-card hands."""
     _crosscheck("indian13", 4242, 200, milp=True)
+
+
+@pytest.mark.slow
+def test_crosscheck_after_the_draw() -> None:
+    """Best throw and finish card of 14-card hands against the reference on each 13."""
+    rules = find_preset("indian13", {"deal.hand_size": 14})
+    play = find_preset("indian13")
+    rng = random.Random(99)
+    finishes = 0
+    for _ in range(60):
+        hand, indicator = biased_hand(rng, rules)
+        wilds = play.wilds(indicator)
+        analysis = analyse_draw(hand, play, wilds)
+        best_points, can_finish = BIG, set()
+        for card in set(hand):
+            rest = list(hand)
+            rest.remove(card)
+            credits, declarable = reference(rest, play, wilds)
+            best_points = min(
+                best_points, play.cap_points(credits[LoserMeldCredit.TWO_SEQ_ONE_PURE])
+            )
+            if declarable:
+                can_finish.add(card)
+        assert analysis.after_discard.points == best_points, " ".join(map(str, hand))
+        assert (analysis.declare_with is not None) == bool(can_finish)
+        if analysis.declare_with is not None:
+            finishes += 1
+            assert analysis.declare_with in can_finish
+            assert analysis.declaration is not None
+            assert sum(len(g) for g in analysis.declaration.groups) == 13
+    assert finishes > 0
