@@ -516,3 +516,57 @@ def test_crosscheck_after_the_draw() -> None:
             assert analysis.declaration is not None
             assert sum(len(g) for g in analysis.declaration.groups) == 13
     assert finishes > 0
+
+
+def _ref_judge(
+    groups: list[list[Card]], rules: IndianRules, wilds: Wilds
+) -> tuple[bool, int | None]:
+    """(valid declaration?, loser deadwood under TWO_SEQ_ONE_PURE or None) for bare groups."""
+    kinds = [ref_kinds(g, rules, wilds) if len(g) >= 3 else frozenset() for g in groups]
+    pure = sum(1 for k in kinds if PURE in k)
+    runs = sum(1 for k in kinds if k & {RUN, PURE})
+    credit = pure >= 1 and runs >= 2
+    valid = credit and all(kinds)
+    dead = sum(ref_value(c, wilds) for g, k in zip(groups, kinds, strict=True) if not k for c in g)
+    return valid, (dead if credit else None)
+
+
+@pytest.mark.slow
+def test_crosscheck_shown_groupings() -> None:
+    """Shown groupings (SUBMITTED) judged like the reference; the solver's own declarations
+    pass when shown; submitted losers' groups score like the reference."""
+    from openrummy.melds import Meld
+    from openrummy.solve.hand import check_declaration, score_loser
+
+    rules = find_preset("indian13", {"scoring.loser_arrangement": "SUBMITTED"})
+    rng = random.Random(2024)
+    seen = Counter[str]()
+    for _ in range(1500):
+        hand, indicator = biased_hand(rng, rules)
+        wilds = rules.wilds(indicator)
+        dec = find_declaration(hand, rules, wilds)
+        if dec.valid:
+            assert check_declaration(list(dec.groups), rules, wilds, cards=hand).valid
+            start = [list(g.cards) for g in dec.groups]
+        else:
+            arr = min_deadwood(hand, rules, wilds, credit=LoserMeldCredit.ANY_MELD)
+            start = [list(g.cards) for g in arr.groups] + [[c] for c in arr.deadwood]
+        # Perturb: move a few cards between groups.
+        groups = [g[:] for g in start]
+        for _ in range(rng.choice((0, 1, 2))):
+            src = rng.choice([g for g in groups if g])
+            card = src.pop(rng.randrange(len(src)))
+            rng.choice(groups).append(card)
+        groups = [g for g in groups if g]
+        shown = [Meld.of(g) for g in groups]
+        want_valid, want_dead = _ref_judge(groups, rules, wilds)
+        got = check_declaration(shown, rules, wilds, cards=hand)
+        assert got.valid == want_valid, ([str(m) for m in shown], str(indicator), got)
+        loser = score_loser(hand, rules, wilds, groups=shown)
+        if want_dead is None:
+            assert not loser.credited and loser.raw == rules.hand_value(hand, wilds)
+        else:
+            assert loser.credited and loser.raw == want_dead, [str(m) for m in shown]
+        seen["valid" if want_valid else "invalid"] += 1
+        seen["credited" if want_dead is not None else "uncredited"] += 1
+    assert min(seen.values()) > 50, seen
