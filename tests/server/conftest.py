@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -37,14 +41,51 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
+class Api:
+    """Talk to a server at ``url``: REST helpers and WebSocket clients."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.http = httpx.AsyncClient(base_url=url, timeout=HANG_GUARD)
+
+    def ws_url(self, table_id: str) -> str:
+        return self.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+
+    async def create(self, **body: Any) -> dict[str, Any]:
+        body.setdefault("bot_pause", 0)
+        r = await self.http.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    async def join(self, table_id: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        r = await self.http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    async def start_table(self, table_id: str, creator_token: str) -> dict[str, Any]:
+        r = await self.http.post(
+            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {creator_token}"}
+        )
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    async def client(self, table_id: str, token: str | None = None) -> Client:
+        c = Client(await websockets.connect(self.ws_url(table_id), max_size=None))
+        await c.send({"type": "hello", "token": token})
+        c.welcome = await c.expect("welcome")
+        return c
+
+
+class Server(Api):
     """A server running in the test's event loop."""
 
     def __init__(self, settings: Settings) -> None:
+        super().__init__(settings.url)
         self.settings = settings
         self.app = create_app(settings)
-        self.url = settings.url
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=HANG_GUARD)
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -77,35 +118,61 @@ class Server:
     def service(self) -> Any:
         return self.app.state.service
 
-    def ws_url(self, table_id: str) -> str:
-        return self.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
 
-    async def create(self, **body: Any) -> dict[str, Any]:
-        body.setdefault("bot_pause", 0)
-        r = await self.http.post("/api/tables", json=body)
-        assert r.status_code == 201, r.text
-        data: dict[str, Any] = r.json()
-        return data
+class Process(Api):
+    """``rummy serve`` as a real operating-system process (for kill -9 and scale-out)."""
 
-    async def join(self, table_id: str, name: str, seat: int | None = None) -> dict[str, Any]:
-        r = await self.http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": seat})
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()
-        return data
+    def __init__(self, db: str, *, env: dict[str, str] | None = None, log: Path) -> None:
+        self.port = free_port()
+        super().__init__(f"http://127.0.0.1:{self.port}")
+        self.db = db
+        self.env = {**os.environ, "OPENRUMMY_BOT_PAUSE": "0.05", **(env or {})}
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
 
-    async def start_table(self, table_id: str, creator_token: str) -> dict[str, Any]:
-        r = await self.http.post(
-            f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {creator_token}"}
-        )
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()
-        return data
+    async def start(self) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "openrummy.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--log-level",
+            "warning",
+        ]
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(cmd, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        out.close()
+        async with asyncio.timeout(HANG_GUARD):
+            while True:
+                if self.proc.poll() is not None:
+                    raise AssertionError(f"the server exited: {self.log.read_text()[-3000:]}")
+                try:
+                    r = await self.http.get("/api/health")
+                    if r.status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.05)
 
-    async def client(self, table_id: str, token: str | None = None) -> Client:
-        c = Client(await websockets.connect(self.ws_url(table_id), max_size=None))
-        await c.send({"type": "hello", "token": token})
-        c.welcome = await c.expect("welcome")
-        return c
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(HANG_GUARD)
+
+    async def stop(self) -> None:
+        await self.http.aclose()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(HANG_GUARD)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(HANG_GUARD)
 
 
 class Client:

@@ -18,11 +18,14 @@ async def play_out(
     *,
     kind: str = "simple",
     max_actions: int = 5000,
+    until: int | None = None,
+    acked: list[tuple[int, str]] | None = None,
 ) -> int:
     """Let scripted bots play every client's seat until the match ends; returns actions sent.
 
     Each client acts only on its own turn, from its own latest view; seats without a client
-    (server bots) are waited for.
+    (server bots) are waited for. With ``until`` the players stop after that many actions;
+    ``acked`` collects (seq, action) of every action the server confirmed.
     """
     rules = find_preset(preset, options or {})
     bots = {s: make_bot(kind, rules, 100 + s) for s in clients}
@@ -37,6 +40,8 @@ async def play_out(
             while True:
                 state = latest[seat]
                 view = state["view"]
+                if until is not None and sent >= until:
+                    return
                 if view is None or view["match"]["outcome"] is not None:
                     if view is not None:
                         return
@@ -45,6 +50,8 @@ async def play_out(
                     sent += 1
                     assert sent <= max_actions
                     if reply["type"] == "update":
+                        if acked is not None:
+                            acked.append((reply["seq"], reply["event"]["action"]))
                         latest[seat] = {"seq": reply["seq"], "view": reply["view"]}
                         continue
                     assert reply["code"] in ("stale",), reply
