@@ -39,15 +39,19 @@ def bot_infos(family: str | None = None) -> list[BotInfo]:
     return sorted(seen.values(), key=lambda i: (i.level, i.name))
 
 
-_FAMILY_MODULES = {"manipulation": "openrummy.bots.simple", "indian": "openrummy.bots.indian"}
+_FAMILY_MODULES = {
+    "manipulation": ("openrummy.bots.simple",),
+    "indian": ("openrummy.bots.indian", "openrummy.bots.indian_ladder"),
+}
 
 
 def _load(family: str | None) -> None:
     import importlib
 
-    for fam, module in _FAMILY_MODULES.items():
+    for fam, modules in _FAMILY_MODULES.items():
         if family is None or fam == family:
-            importlib.import_module(module)
+            for module in modules:
+                importlib.import_module(module)
 
 
 def make_bot(name: str, rules: Any, seed: int = 0) -> Bot:
