@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -269,3 +271,44 @@ async def server_factory(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
     finally:
         for srv in started:
             await srv.stop()
+
+
+def _throwaway_postgres() -> Any:
+    path = Path(__file__).resolve().parents[2] / "scripts" / "throwaway_postgres.py"
+    spec = importlib.util.spec_from_file_location("throwaway_postgres", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Any:
+    """A throwaway PostgreSQL for this test session (installed with apt-get if missing).
+
+    Never skipped: if PostgreSQL cannot be installed or started, the test fails and says why.
+    """
+    module = _throwaway_postgres()
+    try:
+        cluster = module.Cluster()
+        cluster.start()
+    except Exception as e:  # pragma: no cover - the message is the point
+        pytest.fail(f"cannot provide the throwaway PostgreSQL the scale-out tests need: {e}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_cluster: Any) -> str:
+    """A fresh, empty database in the throwaway cluster."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(pg_cluster.url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return str(pg_cluster.database_url(name))
