@@ -440,13 +440,13 @@ def _readings_of(
         aw = rules.meld.all_wild_group
         if n >= 3 and aw is not AllWildGroup.FORBIDDEN:
             if n <= rules.meld.set_max:
-                add(GroupKind.SET, _wild_set(items))
+                add(GroupKind.SET, _wild_group(items))
             elif aw is AllWildGroup.JOKER_GROUP:
-                add(GroupKind.JOKER_GROUP, _wild_set(items))
+                add(GroupKind.JOKER_GROUP, _wild_group(items))
             if aw is AllWildGroup.SET_OR_SEQUENCE and n <= 13:
-                add(GroupKind.SEQUENCE, _wild_run(items))
+                add(GroupKind.SEQUENCE, _wild_group(items))
         if rules.is_v21 and n >= 8 and V21Form.EIGHT_JOKERS in rules.v21.declare_forms:
-            add(GroupKind.JOKER_GROUP, _wild_set(items))
+            add(GroupKind.JOKER_GROUP, _wild_group(items))
         return
     if n < 3:
         return
@@ -496,12 +496,9 @@ def _readings_of(
             add(GroupKind.SET, cand.normalized(mr))
 
 
-def _wild_set(items: Sequence[MeldItem]) -> Meld:
-    """A group of wild items only; stated identities are kept, open ones stay open."""
-    return Meld(tuple(items))
-
-
-def _wild_run(items: Sequence[MeldItem]) -> Meld:
+def _wild_group(items: Sequence[MeldItem]) -> Meld:
+    """A group of wild items only; stated identities are kept, open ones stay open (any
+    identities would do, so none is invented)."""
     return Meld(tuple(items))
 
 
