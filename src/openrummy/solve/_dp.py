@@ -1,0 +1,893 @@
+"""The exact core of the table solver: a dynamic program over ranks (private).
+
+Inputs are count arrays, not cards: ``table[s][r]`` and ``hand[s][r]`` copies of each
+natural (suit ``s`` 0..3, rank index ``r`` 0..12 = A..K), jokers on the table and in the
+hand, and a weight per hand card. The program chooses how many copies of each natural
+to use (all table copies, any number of hand copies) and how to cut them into runs and
+sets, maximising the total weight of the hand cards placed. ``docs/solver.md`` explains
+the state and why nothing is lost; in short:
+
+* Positions are ranks in cycle order. At each position, suit by suit, every open run
+  either ends (if it is long enough and has enough naturals), or takes one card of this
+  suit and rank, a natural or a joker; new runs may start. The naturals left for sets
+  are counted per suit, and after the fourth suit a precomputed table says how many
+  jokers can join them in valid sets.
+* An open run is a *label*: its length and natural count, both capped at what the rules
+  need (``min_len``, ``min_naturals``), plus an "opening" tag. Runs with equal labels are
+  interchangeable, so a suit's state is a sorted tuple of labels with no limit on how
+  many runs are open: with jokers a suit may need more runs than it has copies.
+* Runs over the K–A boundary (high-or-low and wrap-around aces) are cut there: runs that
+  cross enter the first position as *debts*; how many per suit is guessed at the start,
+  and at the end the runs leaving the last position must pair with them. A run longer
+  than 13 that this allows is split into valid runs afterwards (always possible when
+  ``min_len`` ≤ 5 with at most 6 jokers; otherwise lengths are tracked exactly).
+* The value of the best completion of a state is memoised (top-down search), and the
+  search stops early at a state as soon as one completion places every remaining hand
+  card: nothing can beat that.
+
+The opening (RULES.md §2.3) adds an accumulated opening value (capped at the threshold)
+or a "run from hand done" flag to the state, and "opening" tags on runs and sets: tagged
+melds may use hand cards and hand jokers only.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+
+__all__ = ["CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
+
+NEG = -(1 << 60)
+
+# Label bits: length (4 bits), naturals (2 bits), opening tag, debt flag.
+_LEN = 0xF
+_NAT_SHIFT = 4
+_TAG = 1 << 6
+_DEBT = 1 << 7
+
+LOW, HIGH, WRAP = 0, 1, 2
+OPEN_NONE, OPEN_POINTS, OPEN_RUN = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSpec:
+    """Meld and opening rules, reduced to numbers."""
+
+    ace: int = LOW
+    min_len: int = 3
+    min_nat: int = 1
+    set_max: int = 4
+    open_mode: int = OPEN_NONE
+    open_all: bool = False
+    """Every meld must be an opening meld (table untouched, hand-only melds)."""
+    threshold: int = 0
+    run_length: int = 3
+    open_value: tuple[int, ...] = (0,) * 13
+    """Opening value of each rank when low (index 0 = ace low)."""
+    open_ace_high: int = 0
+    """Opening value of an ace after a king, or in a set."""
+    open_joker: int | None = None
+    """Opening value of a joker, or None for the value of the card it represents."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreProblem:
+    table: tuple[tuple[int, ...], ...]
+    hand: tuple[tuple[int, ...], ...]
+    table_jokers: int
+    hand_jokers: int
+    weight: tuple[tuple[int, ...], ...]
+    joker_weight: int
+
+
+@dataclass(slots=True)
+class CoreResult:
+    """Best score and melds; a meld is (is_run, items), an item (suit, rank 1..13, joker, tag)."""
+
+    score: int
+    melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = field(default_factory=list)
+    states: int = 0
+
+
+# -- sets ------------------------------------------------------------------------------
+
+
+@cache
+def _set_parts(
+    n: tuple[int, ...], k: int, min_nat: int, set_max: int
+) -> tuple[tuple[tuple[int, ...], int], ...] | None:
+    """One way to cut ``n[s]`` naturals of suit s plus exactly ``k`` jokers into sets.
+
+    Returns a tuple of (suits of the naturals, jokers) per set, or None. Every natural
+    must be in some set, so the set holding one copy of the first suit present is chosen
+    first; the rest is the same problem, smaller.
+    """
+    if k < 0:
+        return None
+    first = next((s for s in range(4) if n[s] > 0), -1)
+    if first < 0:
+        if k == 0:
+            return ()
+        if min_nat > 0:
+            return None
+        for size in range(3, set_max + 1):
+            if size <= k:
+                rest = _set_parts(n, k - size, min_nat, set_max)
+                if rest is not None:
+                    return (((), size), *rest)
+        return None
+    others = [s for s in range(first + 1, 4) if n[s] > 0]
+    for mask in range(1 << len(others)):
+        suits = (first, *(others[i] for i in range(len(others)) if mask >> i & 1))
+        a = len(suits)
+        if a < min_nat:
+            continue
+        nn = list(n)
+        for s in suits:
+            nn[s] -= 1
+        rest_n = tuple(nn)
+        for b in range(max(0, 3 - a), min(k, set_max - a) + 1):
+            rest = _set_parts(rest_n, k - b, min_nat, set_max)
+            if rest is not None:
+                return ((suits, b), *rest)
+    return None
+
+
+@cache
+def _set_jokers(n: tuple[int, ...], kmax: int, min_nat: int, set_max: int) -> tuple[int, ...]:
+    """Joker counts (≤ kmax) that can join these naturals in valid sets, largest first."""
+    return tuple(k for k in range(kmax, -1, -1) if _set_parts(n, k, min_nat, set_max) is not None)
+
+
+# -- the search ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """What one suit does at one position."""
+
+    runs: tuple[int, ...]  # labels after this position (sorted)
+    closed_debts: tuple[int, ...]  # debt labels that ended before this position
+    jokers: int  # jokers taken by runs of this suit here
+    open_jokers: int  # of which in opening runs
+    set_nat: int  # naturals of this suit left for normal sets
+    open_set_nat: int  # naturals for opening sets
+    used: int  # naturals used in all (runs + sets)
+    open_cont: int  # opening-run cards that continue a run (ace: high)
+    open_start: int  # opening-run cards that start a run
+    open_cont_j: int
+    open_start_j: int
+    done: bool  # an opening run of the required length ended here
+    # decision detail for reconstruction: per incoming label (label, ends, nat, joker)
+    detail: tuple[tuple[int, int, int, int], ...]
+    starts: tuple[tuple[bool, bool, int, int], ...]  # (tag, debt, with natural, with joker)
+
+
+class _Search:
+    def __init__(self, prob: CoreProblem, spec: CoreSpec, order: tuple[int, ...]) -> None:
+        self.p = prob
+        self.s = spec
+        self.order = order  # rank index at each position
+        self.L = spec.min_len
+        # Natural counts matter only if jokers could make a run short of naturals: a run
+        # of length >= L with fewer than M naturals holds more than L - M jokers.
+        jm = prob.table_jokers + prob.hand_jokers
+        self.M = spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+        self.M_real = spec.min_nat
+        cyclic = spec.ace != LOW
+        self.exact_len = cyclic and self.L > 5
+        self.cap = 14 if self.exact_len else self.L
+        self.cap_open = self.cap
+        if spec.open_mode == OPEN_RUN:
+            self.cap_open = max(self.cap, min(spec.run_length, 14))
+        self.jt = prob.table_jokers
+        self.jmax = prob.table_jokers + prob.hand_jokers
+        self.jh = prob.hand_jokers
+        self.tags = (
+            (False,) if spec.open_mode == OPEN_NONE else (True,) if spec.open_all else (False, True)
+        )
+        self.memo: dict[tuple[object, ...], list[object]] = {}
+        # suffix upper bound on the weight of hand naturals from (position, suit) on
+        n = len(order)
+        self.suffix = [[0] * 5 for _ in range(n + 1)]
+        for pos in range(n - 1, -1, -1):
+            r = order[pos]
+            acc = self.suffix[pos + 1][0]
+            self.suffix[pos][4] = acc
+            for s in range(3, -1, -1):
+                acc += prob.hand[s][r] * prob.weight[s][r]
+                self.suffix[pos][s] = acc
+        self.move_cache: dict[tuple[object, ...], list[_Move]] = {}
+        # at most this many naturals of a suit can go to sets at a position: each set
+        # needs two more items, from other suits or jokers
+        self.set_cap = []
+        for pos in range(n):
+            r = order[pos]
+            av = [prob.table[s][r] + prob.hand[s][r] for s in range(4)]
+            row = []
+            for s in range(4):
+                others = sum(1 for x in range(4) if x != s and av[x] > 0)
+                other_cards = sum(av[x] for x in range(4) if x != s)
+                if others + jm < 2 or spec.set_max < 3:
+                    row.append(0)
+                else:
+                    row.append(min(av[s], (other_cards + jm) // 2))
+            self.set_cap.append(row)
+        # cards of each suit at the next position (naturals available), for the lookahead
+        self.next_avail = [
+            [
+                prob.table[s][order[pos + 1]] + prob.hand[s][order[pos + 1]] if pos + 1 < n else -1
+                for s in range(4)
+            ]
+            for pos in range(n)
+        ]
+
+    # -- labels --------------------------------------------------------------------------
+    def closable(self, lab: int) -> bool:
+        if lab & _DEBT:
+            return (lab & _LEN) >= 1
+        ln = lab & _LEN
+        if ln < self.L or (lab >> _NAT_SHIFT) & 3 < self.M:
+            return False
+        return not (lab & _TAG and self.s.open_mode == OPEN_RUN and ln < self.s.run_length)
+
+    def grow(self, lab: int, natural: bool) -> int:
+        """The label after one more card, or -1 if the run would be too long."""
+        ln = lab & _LEN
+        cap = self.cap_open if lab & _TAG else self.cap
+        if lab & _DEBT:
+            cap = 14 if self.exact_len else max(self.cap_open, self.cap)
+        if self.exact_len and ln + 1 > 13:
+            return -1
+        ln = min(ln + 1, cap)
+        nat = (lab >> _NAT_SHIFT) & 3
+        if natural:
+            nat = min(nat + 1, self.M)
+        return (lab & (_TAG | _DEBT)) | (nat << _NAT_SHIFT) | ln
+
+    # -- per-suit moves ------------------------------------------------------------------
+    def moves(
+        self,
+        runs: tuple[int, ...],
+        t: int,
+        h: int,
+        jleft: int,
+        jo_left: int,
+        pos: int,
+        open_free: bool,
+        suit: int,
+    ) -> list[_Move]:
+        nxt = self.next_avail[pos][suit]
+        set_cap = self.set_cap[pos][suit]
+        key = (runs, t, h, jleft, jo_left, pos == 0, pos == 1, open_free, nxt, set_cap)
+        got = self.move_cache.get(key)
+        if got is None:
+            got = []
+            for mv in self._gen_moves(runs, t, h, jleft, jo_left, pos, open_free, set_cap):
+                # runs that cannot end yet need a card of this suit at the next position
+                needy = sum(1 for lab in mv.runs if not self.closable(lab))
+                if needy:
+                    if nxt < 0 and self.s.ace == LOW:
+                        continue
+                    if nxt >= 0 and needy > nxt + jleft - mv.jokers:
+                        continue
+                got.append(mv)
+            # most hand cards first, then fewest jokers: good plays are found early, and
+            # the search stops at a state once every remaining hand card is placed
+            got.sort(key=lambda m: (-m.used, m.jokers, len(m.runs)))
+            self.move_cache[key] = got
+        return got
+
+    def _gen_moves(
+        self,
+        runs: tuple[int, ...],
+        t: int,
+        h: int,
+        jleft: int,
+        jo_left: int,
+        pos: int,
+        open_free: bool,
+        set_cap: int,
+    ) -> Iterator[_Move]:
+        spec = self.s
+        avail = t + h
+        labels: list[tuple[int, int]] = []
+        for lab in runs:
+            if labels and labels[-1][0] == lab:
+                labels[-1] = (lab, labels[-1][1] + 1)
+            else:
+                labels.append((lab, 1))
+        # options per distinct label: (ends, naturals, jokers)
+        per_label: list[list[tuple[int, int, int]]] = []
+        for lab, m in labels:
+            opts = []
+            is_debt = bool(lab & _DEBT)
+            must_take = is_debt and pos == 0
+            must_end = is_debt and spec.ace == HIGH and pos == 1
+            can_end = self.closable(lab) and not must_take
+            tagged = bool(lab & _TAG)
+            for e in range(m + 1):
+                if e and not can_end:
+                    break
+                if must_end and e != m:
+                    continue
+                for a in range(m - e + 1):
+                    b = m - e - a
+                    if b and self.grow(lab, False) < 0:
+                        continue
+                    if a and self.grow(lab, True) < 0:
+                        continue
+                    if a > avail or b > jleft or (tagged and (a > h or b > jo_left)):
+                        continue
+                    opts.append((e, a, b))
+            if not opts:
+                return
+            per_label.append(opts)
+        tags = self.tags
+        for combo in product(*per_label):
+            nat_used = 0
+            jok_used = 0
+            onat = 0
+            ojok = 0
+            ends_closable = [False, False]
+            new_runs: list[int] = []
+            closed: list[int] = []
+            ok = True
+            for (lab, _m), (e, a, b) in zip(labels, combo, strict=True):
+                tg = 1 if lab & _TAG else 0
+                nat_used += a
+                jok_used += b
+                if tg:
+                    onat += a
+                    ojok += b
+                if e:
+                    if lab & _DEBT:
+                        closed.extend([lab] * e)
+                    else:
+                        ends_closable[tg] = True
+                if a:
+                    new_runs.extend([self.grow(lab, True)] * a)
+                if b:
+                    new_runs.extend([self.grow(lab, False)] * b)
+            if nat_used > avail or jok_used > jleft or onat > h or ojok > jo_left:
+                continue
+            done_now = False
+            if spec.open_mode == OPEN_RUN:
+                done_now = any(
+                    (lab & _TAG) and e > 0
+                    for (lab, _m), (e, _a, _b) in zip(labels, combo, strict=True)
+                )
+            if not ok:
+                continue
+            cont_open = onat + ojok
+            # starts, per tag; at the first position of a cycle also debts, that is runs
+            # that come over the K-A boundary (paired with a leaving run at the end)
+            debt_kinds = (False, True) if pos == 0 and spec.ace != LOW else (False,)
+            start_opts: list[list[tuple[bool, bool, int, int]]] = []
+            for tg_b in tags:
+                tg = 1 if tg_b else 0
+                lst: list[tuple[bool, bool, int, int]] = []
+                if tg_b and spec.open_mode == OPEN_RUN:
+                    # one opening run at a time is enough for the rule
+                    if not open_free or any(lab & _TAG for lab in new_runs):
+                        lst.append((tg_b, False, 0, 0))
+                        start_opts.append(lst)
+                        continue
+                    max_starts = 1
+                else:
+                    max_starts = 99
+                # dominance: ending a full run and starting a new one of the same tag is
+                # never better than continuing it (lengths are capped, so equal labels).
+                if ends_closable[tg] and not self.exact_len:
+                    lst.append((tg_b, False, 0, 0))
+                    start_opts.append(lst)
+                    continue
+                for debt in debt_kinds:
+                    for sn in range(avail - nat_used + 1):
+                        for sj in range(jleft - jok_used + 1):
+                            if sn + sj > max_starts:
+                                break
+                            if debt and sn + sj == 0:
+                                continue
+                            lst.append((tg_b, debt, sn, sj))
+                if len(debt_kinds) == 2:
+                    # a normal start and a debt start together: combine the two lists
+                    normal = [x for x in lst if not x[1]]
+                    debts = [x for x in lst if x[1]]
+                    start_opts.append(normal)
+                    start_opts.append([(tg_b, True, 0, 0), *debts])
+                else:
+                    start_opts.append(lst)
+            for starts in product(*start_opts):
+                sn_tot = nat_used
+                sj_tot = jok_used
+                o_n = onat
+                o_j = ojok
+                runs2 = list(new_runs)
+                o_start = 0
+                o_start_j = 0
+                o_cont_extra = 0
+                o_cont_extra_j = 0
+                n_open_starts = 0
+                for tg_b, debt, sn, sj in starts:
+                    sn_tot += sn
+                    sj_tot += sj
+                    base = (_TAG if tg_b else 0) | (_DEBT if debt else 0)
+                    if sn:
+                        runs2.extend([base | (min(1, self.M) << _NAT_SHIFT) | 1] * sn)
+                    if sj:
+                        runs2.extend([base | 1] * sj)
+                    if tg_b:
+                        n_open_starts += sn + sj
+                        o_n += sn
+                        o_j += sj
+                        if debt:
+                            # a debt's card follows a king: an ace there counts high
+                            o_cont_extra += sn
+                            o_cont_extra_j += sj
+                        else:
+                            o_start += sn
+                            o_start_j += sj
+                if spec.open_mode == OPEN_RUN and n_open_starts > 1:
+                    continue
+                if sn_tot > avail or sj_tot > jleft or o_j > jo_left:
+                    continue
+                runs_t = tuple(sorted(runs2))
+                free = avail - sn_tot
+                open_sets = spec.open_mode == OPEN_POINTS
+                scap = min(free, set_cap)
+                for ns in range(scap + 1):
+                    for nso in range((scap - ns if open_sets else 0) + 1):
+                        used = sn_tot + ns + nso
+                        if used < t:
+                            continue
+                        if spec.open_all and ns:
+                            continue
+                        # opening melds use hand copies only
+                        if o_n + nso > used - t:
+                            continue
+                        yield _Move(
+                            runs=runs_t,
+                            closed_debts=tuple(sorted(closed)),
+                            jokers=sj_tot,
+                            open_jokers=o_j,
+                            set_nat=ns,
+                            open_set_nat=nso,
+                            used=used,
+                            open_cont=cont_open - ojok + o_cont_extra,
+                            open_start=o_start,
+                            open_cont_j=ojok + o_cont_extra_j,
+                            open_start_j=o_start_j,
+                            done=done_now,
+                            detail=tuple(
+                                (lab, e, a, b)
+                                for (lab, _m), (e, a, b) in zip(labels, combo, strict=True)
+                            ),
+                            starts=tuple(starts),
+                        )
+
+    # -- values --------------------------------------------------------------------------
+    def run_value(self, rank: int, mv: _Move) -> int:
+        spec = self.s
+        low = spec.open_value[rank]
+        high = spec.open_ace_high if rank == 0 else low
+        jv_low = low if spec.open_joker is None else spec.open_joker
+        jv_high = high if spec.open_joker is None else spec.open_joker
+        return (
+            mv.open_cont * high
+            + mv.open_start * low
+            + mv.open_cont_j * jv_high
+            + mv.open_start_j * jv_low
+        )
+
+    def set_value(self, rank: int, naturals: int, jokers: int) -> int:
+        spec = self.s
+        v = spec.open_ace_high if rank == 0 else spec.open_value[rank]
+        jv = v if spec.open_joker is None else spec.open_joker
+        return naturals * v + jokers * jv
+
+    # -- recursion -----------------------------------------------------------------------
+    def joker_gain(self, j: int, dj: int) -> int:
+        """Weight of the hand jokers among ``dj`` more jokers placed after ``j``.
+
+        The first ``table_jokers`` jokers placed are the table's (they must all be), the
+        rest come from the hand: jokers are alike, so this is the whole story.
+        """
+        return (max(0, j + dj - self.jt) - max(0, j - self.jt)) * self.p.joker_weight
+
+    def node_ub(self, pos: int, suit: int, j: int) -> int:
+        """Upper bound on what the rest can add: every remaining hand card and joker."""
+        return self.suffix[pos][suit] + (self.jmax - max(j, self.jt)) * self.p.joker_weight
+
+    def test(
+        self,
+        pos: int,
+        suit: int,
+        runs: tuple[tuple[int, ...], ...],
+        req: tuple[tuple[int, ...], ...],
+        j: int,
+        jo: int,
+        val: int,
+        done: bool,
+        nsets: tuple[int, ...],
+        osets: tuple[int, ...],
+        need: int,
+    ) -> list[object]:
+        """Can the rest add at least ``need``? Returns the memo entry [lo, hi, choice].
+
+        ``lo``/``hi`` bound the best completion of this state; ``lo >= need`` means yes
+        (``choice`` reaches ``lo``), ``hi < need`` means no. Children that cannot reach
+        what is still needed are cut at once by their own upper bound, so a search for
+        "everything placed" never looks at a branch that leaves a hand card out.
+        """
+        key = (pos, suit, runs, req, j, jo, val, done, nsets, osets)
+        ent = self.memo.get(key)
+        if ent is None:
+            if pos == len(self.order):
+                v = self.finish(runs, req, j, jo, val, done)
+                ent = [v, v, None]
+            else:
+                ent = [NEG, self.node_ub(pos, suit, j), None]
+            self.memo[key] = ent
+        lo, hi = ent[0], ent[1]
+        assert isinstance(lo, int) and isinstance(hi, int)
+        if lo >= need or hi < need:
+            return ent
+        spec = self.s
+        best_hi = NEG
+        r = self.order[pos]
+        if suit < 4:
+            t = self.p.table[suit][r]
+            h = self.p.hand[suit][r]
+            w = self.p.weight[suit][r]
+            # an opening run may start when none is open, and none has been made yet
+            # (or one is owed to a debt that came round the K-A corner)
+            open_free = not any(lab & _TAG for rs in runs for lab in rs) and (
+                not done or any(lab & _TAG for rq in req for lab in rq)
+            )
+            nxt_ub = self.suffix[pos][suit + 1]
+            for mv in self.moves(
+                runs[suit], t, h, self.jmax - j, self.jh - jo, pos, open_free, suit
+            ):
+                gain = (mv.used - t) * w + self.joker_gain(j, mv.jokers)
+                nj = j + mv.jokers
+                cub = nxt_ub + (self.jmax - max(nj, self.jt)) * self.p.joker_weight
+                if cub + gain < need:
+                    best_hi = max(best_hi, cub + gain)
+                    continue
+                nval = val
+                if spec.open_mode == OPEN_POINTS:
+                    nval = min(spec.threshold, val + self.run_value(r, mv))
+                nruns = (*runs[:suit], mv.runs, *runs[suit + 1 :])
+                nreq = req
+                if mv.closed_debts:
+                    nreq = (
+                        *req[:suit],
+                        tuple(sorted(req[suit] + mv.closed_debts)),
+                        *req[suit + 1 :],
+                    )
+                # set feasibility does not depend on which suit is which: keep the
+                # partial vectors sorted so that equal profiles share one state
+                nn = tuple(sorted((*nsets, mv.set_nat)))
+                no = tuple(sorted((*osets, mv.open_set_nat)))
+                sub = self.test(
+                    pos,
+                    suit + 1,
+                    nruns,
+                    nreq,
+                    nj,
+                    jo + mv.open_jokers,
+                    nval,
+                    done or mv.done,
+                    nn,
+                    no,
+                    need - gain,
+                )
+                slo, shi = sub[0], sub[1]
+                assert isinstance(slo, int) and isinstance(shi, int)
+                if slo > NEG and slo + gain >= need:
+                    ent[0] = slo + gain
+                    ent[2] = mv
+                    return ent
+                if shi > NEG:
+                    best_hi = max(best_hi, shi + gain)
+        else:
+            kleft = self.jmax - j
+            ko_left = self.jh - jo
+            for k in _set_jokers(nsets, kleft, self.M_real, spec.set_max):
+                for ko in _set_jokers(osets, min(kleft - k, ko_left), self.M_real, spec.set_max):
+                    gain = self.joker_gain(j, k + ko)
+                    nval = val
+                    if spec.open_mode == OPEN_POINTS:
+                        nval = min(spec.threshold, val + self.set_value(r, sum(osets), ko))
+                    sub = self.test(
+                        pos + 1, 0, runs, req, j + k + ko, jo + ko, nval, done, (), (), need - gain
+                    )
+                    slo, shi = sub[0], sub[1]
+                    assert isinstance(slo, int) and isinstance(shi, int)
+                    if slo > NEG and slo + gain >= need:
+                        ent[0] = slo + gain
+                        ent[2] = (k, ko)
+                        return ent
+                    if shi > NEG:
+                        best_hi = max(best_hi, shi + gain)
+        ent[1] = min(hi, best_hi)
+        return ent
+
+    def finish(
+        self,
+        runs: tuple[tuple[int, ...], ...],
+        req: tuple[tuple[int, ...], ...],
+        j: int,
+        jo: int,
+        val: int,
+        done: bool,
+    ) -> int:
+        spec = self.s
+        # every table joker placed, and opening melds hold hand jokers only
+        if j < self.jt or jo > j - self.jt:
+            return NEG
+        if spec.open_mode == OPEN_POINTS and val < spec.threshold:
+            return NEG
+        # an opening run still open here ends at the last position (pairing below checks
+        # its length)
+        if (
+            spec.open_mode == OPEN_RUN
+            and not done
+            and not any(lab & _TAG for rs in runs for lab in rs)
+        ):
+            return NEG
+        for s in range(4):
+            if self.pair_runs(runs[s], req[s]) is None:
+                return NEG
+        return 0
+
+    def pair_runs(self, runs: tuple[int, ...], req: tuple[int, ...]) -> list[int] | None:
+        """Pair the runs leaving the last position with the debts that entered the first.
+
+        ``req`` holds the labels of the entering debts (all ended by now); the result gives,
+        per requirement, the index in ``runs`` of the run that leaves into it, or None if
+        impossible. Runs not paired must be able to end. A debt still open here would be
+        a run round the whole cycle: never needed (the same cards form runs without it).
+        """
+        if any(lab & _DEBT for lab in runs):
+            return None
+        out: list[int] = []
+        taken = [False] * len(runs)
+
+        def ok(rq: int, lab: int) -> bool:
+            if (rq & _TAG) != (lab & _TAG):
+                return False
+            b = rq & _LEN
+            a = lab & _LEN
+            if a + b < self.L:
+                return False
+            if ((rq >> _NAT_SHIFT) & 3) + ((lab >> _NAT_SHIFT) & 3) < self.M:
+                return False
+            if self.exact_len and a + b > 13:
+                return False
+            return not (rq & _TAG and self.s.open_mode == OPEN_RUN and a + b < self.s.run_length)
+
+        def rec(i: int) -> bool:
+            if i == len(req):
+                return all(taken[k] or self.closable(runs[k]) for k in range(len(runs)))
+            for k in range(len(runs)):
+                if (
+                    not taken[k]
+                    and ok(req[i], runs[k])
+                    and (k == 0 or runs[k] != runs[k - 1] or taken[k - 1])
+                ):
+                    taken[k] = True
+                    out.append(k)
+                    if rec(i + 1):
+                        return True
+                    out.pop()
+                    taken[k] = False
+            return False
+
+        return out if rec(0) else None
+
+
+def _orders(spec: CoreSpec) -> tuple[int, ...]:
+    return tuple(range(13))
+
+
+def solve_core(
+    prob: CoreProblem,
+    spec: CoreSpec,
+    *,
+    want_melds: bool = True,
+    lower: int = NEG,
+    target: int | None = None,
+) -> CoreResult:
+    """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
+
+    ``lower`` is a score known to be reachable (NEG if none is known); it only speeds up
+    the search.
+    """
+    order = _orders(spec)
+    search = _Search(prob, spec, order)
+    if sys.getrecursionlimit() < 10000:
+        sys.setrecursionlimit(10000)
+    start: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    root = (0, 0, start, ((),) * 4, 0, 0, 0, False, (), ())
+    if target is not None:
+        # only "is target reachable?": one question
+        ent = search.test(*root, target)
+        got = ent[0]
+        assert isinstance(got, int)
+        return CoreResult(got if got >= target else NEG, states=len(search.memo))
+    lo_known = lower
+    hi_known = search.node_ub(0, 0, 0)
+    first = True
+    # Ask "can the rest reach need?" (memo entries keep their bounds between questions):
+    # first with everything placed, the usual answer; then by bisection.
+    while lo_known < hi_known:
+        if first:
+            need = hi_known
+            first = False
+        elif lo_known == NEG:
+            need = 0
+        else:
+            need = lo_known + 1 + (hi_known - lo_known - 1) // 2
+        ent = search.test(*root, need)
+        lo, hi = ent[0], ent[1]
+        assert isinstance(lo, int) and isinstance(hi, int)
+        if lo >= need:
+            lo_known = max(lo_known, lo)
+        else:
+            hi_known = min(hi, need - 1)
+            if hi_known < 0:
+                hi_known = NEG
+    best = lo_known if lo_known >= 0 else NEG
+    if best != NEG and (search.memo.get(root) or [NEG])[0] != best:
+        # the known lower bound came from outside: find the melds for it
+        search.test(*root, best)
+    best_start = start
+    res = CoreResult(best, states=len(search.memo))
+    if best == NEG or not want_melds or best_start is None:
+        return res
+    res.melds = _rebuild(search, best_start)
+    return res
+
+
+def _rebuild(
+    search: _Search, runs0: tuple[tuple[int, ...], ...]
+) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    """Follow the memoised choices and turn labels back into concrete melds."""
+    spec = search.s
+    Item = tuple[int, int, bool, bool]
+    melds: list[tuple[bool, list[Item]]] = []
+    # concrete open runs per suit: (label, items); entering debts start empty
+    open_runs: list[list[tuple[int, list[Item]]]] = [
+        [(lab, []) for lab in runs0[s]] for s in range(4)
+    ]
+    closed_debts: list[list[tuple[int, list[Item]]]] = [[] for _ in range(4)]
+    runs = runs0
+    req: tuple[tuple[int, ...], ...] = ((),) * 4
+    j = jo = val = 0
+    done = False
+    nsets: tuple[int, ...] = ()
+    osets: tuple[int, ...] = ()
+    act_n: tuple[int, ...] = ()
+    act_o: tuple[int, ...] = ()
+    for pos, r in enumerate(search.order):
+        for suit in range(4):
+            key = (pos, suit, runs, req, j, jo, val, done, nsets, osets)
+            mv = search.memo[key][2]
+            assert isinstance(mv, _Move)
+            nxt: list[tuple[int, list[Item]]] = []
+            pool: dict[int, list[list[Item]]] = {}
+            for lab, items in open_runs[suit]:
+                pool.setdefault(lab, []).append(items)
+            for lab, e, a, b in mv.detail:
+                lst = pool[lab]
+                tag = bool(lab & _TAG)
+                for _ in range(e):
+                    items = lst.pop()
+                    if lab & _DEBT:
+                        closed_debts[suit].append((lab, items))
+                    else:
+                        melds.append((True, items))
+                for _ in range(a):
+                    items = lst.pop()
+                    items.append((suit, r + 1, False, tag))
+                    nxt.append((search.grow(lab, True), items))
+                for _ in range(b):
+                    items = lst.pop()
+                    items.append((suit, r + 1, True, tag))
+                    nxt.append((search.grow(lab, False), items))
+            for tg_b, debt, sn, sj in mv.starts:
+                base = (_TAG if tg_b else 0) | (_DEBT if debt else 0)
+                for _ in range(sn):
+                    lab1 = base | (min(1, search.M) << _NAT_SHIFT) | 1
+                    nxt.append((lab1, [(suit, r + 1, False, tg_b)]))
+                for _ in range(sj):
+                    nxt.append((base | 1, [(suit, r + 1, True, tg_b)]))
+            open_runs[suit] = nxt
+            j += mv.jokers
+            jo += mv.open_jokers
+            if spec.open_mode == OPEN_POINTS:
+                val = min(spec.threshold, val + search.run_value(r, mv))
+            runs = (*runs[:suit], mv.runs, *runs[suit + 1 :])
+            if mv.closed_debts:
+                req = (*req[:suit], tuple(sorted(req[suit] + mv.closed_debts)), *req[suit + 1 :])
+            done = done or mv.done
+            act_n = (*act_n, mv.set_nat)
+            act_o = (*act_o, mv.open_set_nat)
+            nsets = tuple(sorted(act_n))
+            osets = tuple(sorted(act_o))
+        key = (pos, 4, runs, req, j, jo, val, done, nsets, osets)
+        ch = search.memo[key][2]
+        assert isinstance(ch, tuple)
+        k, ko = ch
+        for nvec, kk, tag in ((act_n, k, False), (act_o, ko, True)):
+            parts = _set_parts(nvec, kk, search.M_real, spec.set_max)
+            assert parts is not None
+            for suits, b in parts:
+                items2: list[Item] = [(s, r + 1, False, tag) for s in suits]
+                missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
+                for i in range(b):
+                    items2.append((missing[i % len(missing)], r + 1, True, tag))
+                melds.append((False, items2))
+        if spec.open_mode == OPEN_POINTS:
+            val = min(spec.threshold, val + search.set_value(r, sum(osets), ko))
+        j += k + ko
+        jo += ko
+        nsets = osets = act_n = act_o = ()
+    # join the runs that leave the last position with the debts that entered the first
+    for s in range(4):
+        pairs = search.pair_runs(runs[s], req[s])
+        assert pairs is not None
+        by_lab: dict[int, list[list[Item]]] = {}
+        for lab, items in open_runs[s]:
+            by_lab.setdefault(lab, []).append(items)
+        leaving = [by_lab[lab].pop() for lab in runs[s]]
+        entering = [items for _lab, items in sorted(closed_debts[s], key=lambda x: x[0])]
+        paired = set(pairs)
+        for i, items in enumerate(leaving):
+            if i not in paired:
+                melds.append((True, items))
+        for ri, ni in enumerate(pairs):
+            for piece in _split_run(leaving[ni] + entering[ri], search):
+                melds.append((True, piece))
+    return melds
+
+
+def _split_run(
+    items: list[tuple[int, int, bool, bool]], search: _Search
+) -> list[list[tuple[int, int, bool, bool]]]:
+    """Cut a run that went over the boundary (maybe more than 13 long) into valid runs."""
+    n = len(items)
+    L, M = search.L, search.M_real
+    if n <= 13:
+        return [items]
+    # shortest-first DP over cut points: pieces of length L..13 with ≥ M naturals
+    nat = [0] * (n + 1)
+    for i, it in enumerate(items):
+        nat[i + 1] = nat[i] + (0 if it[2] else 1)
+    prev = [-1] * (n + 1)
+    reach = [False] * (n + 1)
+    reach[0] = True
+    for i in range(n):
+        if not reach[i]:
+            continue
+        for ln in range(L, 14):
+            k = i + ln
+            if k > n:
+                break
+            if nat[k] - nat[i] >= M and not reach[k]:
+                reach[k] = True
+                prev[k] = i
+    if not reach[n]:
+        raise AssertionError("a long run could not be split")
+    out = []
+    k = n
+    while k > 0:
+        i = prev[k]
+        out.append(items[i:k])
+        k = i
+    return out[::-1]

@@ -1,0 +1,144 @@
+"""``rummy solve``: positions as JSON lines in, best plays as JSON lines out.
+
+One position per input line::
+
+    {"game": "robbers", "options": {"meld.ace_mode": "WRAPAROUND"}, "opened": true,
+     "table": [["4S","5S","6S","7S"]], "hand": ["3S","4H","4D"]}
+
+``game`` is a preset name, ``options`` (optional) overrides by RULES.md option name,
+``opened`` (optional) defaults to true, ``table`` is a list of melds or a flat list of
+cards (then only the multiset matters), ``hand`` a list of cards. Cards are in the
+project's notation (``TS`` = ``10S``; ``JK`` is a joker, ``JK=4S`` one with its identity).
+
+One output line per input line, in order: the answer, or ``{"error": "..."}`` for that
+line alone (blank lines are skipped)::
+
+    >>> line = '{"game":"robbers","table":[["4S","5S","6S","7S"]],"hand":["3S","4H","4D","JK"]}'
+    >>> out = json.loads(next(solve_lines([line])))
+    >>> out["count"], out["placed"], out["hand"]
+    (4, ['3S', '4H', '4D', 'JK'], [])
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from openrummy.cards import Card
+from openrummy.errors import NotationError, RummyError
+from openrummy.melds import Meld, MeldItem
+from openrummy.rules import find_preset
+from openrummy.rules.manipulation import ManipulationRules
+from openrummy.solve.explain import explain
+from openrummy.solve.table import Play, best_play
+
+__all__ = ["parse_position", "play_to_json", "solve_line", "solve_lines"]
+
+
+def parse_position(
+    data: Mapping[str, Any],
+) -> tuple[ManipulationRules, list[Meld] | list[Card], list[Card], bool]:
+    """Rules, table, hand and ``opened`` from one decoded input object."""
+    if not isinstance(data, Mapping):
+        raise NotationError("each line must be a JSON object")
+    unknown = set(data) - {"game", "options", "opened", "table", "hand"}
+    if unknown:
+        raise NotationError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise NotationError('"game" must name a preset, e.g. "robbers" or "rummikub"')
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise NotationError('"options" must be an object of option names and values')
+    rules = find_preset(game, dict(options))
+    if not isinstance(rules, ManipulationRules):
+        raise NotationError(f"{game!r} is not a manipulation game (robbers, rummikub, …)")
+    opened = data.get("opened", True)
+    if not isinstance(opened, bool):
+        raise NotationError('"opened" must be true or false')
+    raw_table = data.get("table", [])
+    raw_hand = data.get("hand", [])
+    if not isinstance(raw_table, list) or not isinstance(raw_hand, list):
+        raise NotationError('"table" and "hand" must be lists')
+    hand = [_card(x) for x in raw_hand]
+    if any(isinstance(x, list) for x in raw_table):
+        if not all(isinstance(x, list) for x in raw_table):
+            raise NotationError('"table" must be all melds (lists) or all cards')
+        melds = [Meld(tuple(_item(t) for t in m)) for m in raw_table]
+        return rules, melds, hand, opened
+    return rules, [_item(x).card for x in raw_table], hand, opened
+
+
+def _card(token: object) -> Card:
+    if not isinstance(token, str):
+        raise NotationError(f'{token!r} is not a card (write e.g. "10H")')
+    if "=" in token:
+        return MeldItem.parse(token).card
+    return Card.parse(token)
+
+
+def _item(token: object) -> MeldItem:
+    if not isinstance(token, str):
+        raise NotationError(f'{token!r} is not a card (write e.g. "10H")')
+    return MeldItem.parse(token)
+
+
+def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, Any]:
+    return {
+        "count": play.count,
+        "value": play.value,
+        "placed": [str(c) for c in play.placed],
+        "hand": [str(c) for c in play.hand],
+        "table": [[str(it) for it in m.items] for m in play.table],
+        "steps": explain(list(play.before), list(play.table), rules=rules.meld_rules),
+        "ms": round(ms, 3),
+    }
+
+
+def solve_line(line: str) -> dict[str, Any]:
+    """The answer to one input line as a JSON-ready object (errors included)."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as e:
+        return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
+    try:
+        rules, table, hand, opened = parse_position(data)
+        t0 = time.perf_counter()
+        play = best_play(rules, table, hand, opened=opened)
+        ms = (time.perf_counter() - t0) * 1000
+        return play_to_json(play, rules, ms)
+    except RummyError as e:
+        return {"error": str(e)}
+
+
+def _pretty(result: Mapping[str, Any], n: int) -> str:
+    if "error" in result:
+        return f"#{n}: error: {result['error']}"
+
+    def cards(tokens: Iterable[str]) -> str:
+        return " ".join(MeldItem.parse(t).pretty() for t in tokens) or "—"
+
+    lines = [
+        f"#{n}: place {result['count']} card(s), value {result['value']} ({result['ms']:.2f} ms)",
+        f"  placed: {cards(result['placed'])}",
+        f"  hand:   {cards(result['hand'])}",
+        "  table:  " + "  ".join("[" + cards(m) + "]" for m in result["table"]),
+    ]
+    lines.extend(f"  {s}" for s in result["steps"])
+    return "\n".join(lines)
+
+
+def solve_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
+    """Solve every position; one output line (or block, with ``pretty``) per input line."""
+    n = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        n += 1
+        result = solve_line(line)
+        if pretty:
+            yield _pretty(result, n)
+        else:
+            yield json.dumps(result, ensure_ascii=False)

@@ -1,0 +1,450 @@
+"""The exact table solver of the manipulation games (Robbers' Rummy, Rummikub).
+
+Given the table and a hand, :func:`best_play` finds the complete new table that
+
+1. places the most hand cards, then
+2. places the most penalty value (``rules.penalty_value``: what you keep costs you), then
+3. keeps the most existing melds unchanged (a greedy tie-break, see below),
+
+under every meld option of the preset (ace modes, ``meld.min_len``, ``meld.min_naturals``,
+``meld.set_max``, any number of copies and 0–6 jokers) and, for a player who has not
+opened, the opening rule (RULES.md §2.3). Every card on the table, jokers included, stays
+on the table; the solver never lifts a joker to the hand.
+
+    >>> from openrummy import find_preset, parse_cards, Meld
+    >>> rules = find_preset("robbers")
+    >>> play = best_play(rules, [Meld.parse("[4S 5S 6S 7S]")], parse_cards("3S 4H 4D JK"))
+    >>> play.count, play.value, [str(m) for m in play.table]
+    (4, 41, ['[3S 4S 5S 6S 7S]', '[JK=4S 4H 4D]'])
+
+Steps 1 and 2 are exact: one dynamic program over ranks maximises ``count × B + value``
+with ``B`` above any possible value (``docs/solver.md`` says why it is exact). Step 3 is
+a tie-break among optimal plays: melds are tried for keeping in groups (all at once, then
+halves, …), and a group is kept when the rest of the table plus the hand still reaches the
+optimum. The kept set is maximal (no further meld can be kept) but not always maximum:
+counting unchanged melds is not a quantity that the rank-by-rank program can add up.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openrummy.cards import JOKER, Card, Suit
+from openrummy.errors import ConfigError, InvalidMeldError
+from openrummy.melds import AceMode, Meld, MeldItem
+from openrummy.rules.common import DeckKind
+from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
+from openrummy.solve._dp import (
+    HIGH,
+    LOW,
+    NEG,
+    OPEN_NONE,
+    OPEN_POINTS,
+    OPEN_RUN,
+    WRAP,
+    CoreProblem,
+    CoreResult,
+    CoreSpec,
+    solve_core,
+)
+
+__all__ = ["Play", "arrange", "best_play", "can_arrange", "table_cards"]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The answer of :func:`best_play`.
+
+    ``table`` is the complete table after the play, jokers with explicit identities.
+    ``placed`` are the hand cards it uses, ``hand`` what stays in the hand; ``count`` and
+    ``value`` measure ``placed`` (penalty values). ``kept`` counts the melds of the old
+    table that are still there unchanged. For a player who has not opened, ``opening``
+    lists the hand-only melds that make the opening; an empty ``placed`` means that no
+    play (no opening) is possible.
+    """
+
+    table: tuple[Meld, ...]
+    placed: tuple[Card, ...]
+    hand: tuple[Card, ...]
+    count: int
+    value: int
+    kept: int
+    opening: tuple[Meld, ...] = ()
+    before: tuple[Meld, ...] = ()
+    """The table before the play, as melds (a flat table is arranged first)."""
+
+    @property
+    def is_pass(self) -> bool:
+        """True when nothing can be placed (the player must draw or pass)."""
+        return self.count == 0
+
+
+def table_cards(table: Sequence[Meld] | Sequence[Card]) -> list[Card]:
+    """The cards of a table given as melds or as a flat list of cards."""
+    out: list[Card] = []
+    for m in table:
+        if isinstance(m, Meld):
+            out.extend(m.cards)
+        else:
+            out.append(m)
+    return out
+
+
+# -- building the core problem ---------------------------------------------------------
+
+
+def _norm_card(card: Card, tiles: bool) -> Card:
+    return card if card.is_joker else card.as_tile(tiles)
+
+
+def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
+    copies = rules.deck.standard_decks
+    counts = Counter(cards)
+    for card, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
+        if card.is_joker:
+            if n > rules.deck.printed_jokers:
+                raise ConfigError(
+                    f"{n} jokers, but the deck holds only {rules.deck.printed_jokers} "
+                    f"(deck.printed_jokers)"
+                )
+        elif n > copies:
+            raise ConfigError(
+                f"{n} copies of {card}, but the deck holds only {copies} "
+                f"(deck.standard_decks = {copies})"
+            )
+
+
+def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
+    arr = [[0] * 13 for _ in range(4)]
+    jokers = 0
+    for c in cards:
+        if c.suit is None:
+            jokers += 1
+        else:
+            arr[int(c.suit)][c.rank - 1] += 1
+    return arr, jokers
+
+
+def _spec(rules: ManipulationRules, open_mode: int, open_all: bool) -> CoreSpec:
+    m = rules.meld
+    ace = {AceMode.LOW_ONLY: LOW, AceMode.HIGH_OR_LOW: HIGH, AceMode.WRAPAROUND: WRAP}[m.ace_mode]
+    o = rules.opening
+    tiles = rules.deck.kind is DeckKind.TILES
+    values = tuple(
+        rules.opening_value_of_card(Card(r, Suit.S, tiles), ace_high=False) for r in range(1, 14)
+    )
+    ace_high = rules.opening_value_of_card(Card(1, Suit.S, tiles), ace_high=True)
+    jv: int | None = None
+    if o.joker_value is JokerValue.PENALTY:
+        jv = rules.scoring.joker_penalty
+    elif o.joker_value is JokerValue.ZERO:
+        jv = 0
+    return CoreSpec(
+        ace=ace,
+        min_len=m.min_len,
+        min_nat=m.min_naturals,
+        set_max=m.set_max,
+        open_mode=open_mode,
+        open_all=open_all,
+        threshold=o.threshold,
+        run_length=o.run_length,
+        open_value=values,
+        open_ace_high=ace_high,
+        open_joker=jv,
+    )
+
+
+class _Solver:
+    """One position reduced to counts, with helpers to solve sub-tables of it."""
+
+    def __init__(
+        self,
+        rules: ManipulationRules,
+        hand: Sequence[Card],
+        open_mode: int,
+        open_all: bool,
+    ) -> None:
+        self.rules = rules
+        self.tiles = rules.deck.kind is DeckKind.TILES
+        self.hand = [_norm_card(c, self.tiles) for c in hand]
+        self.spec = _spec(rules, open_mode, open_all)
+        self.big = sum(rules.penalty_value(c) for c in self.hand) + 1
+        self.h, self.hj = _counts(self.hand)
+        self.weight = tuple(
+            tuple(
+                self.big + rules.penalty_value(Card(r + 1, Suit(s), self.tiles)) for r in range(13)
+            )
+            for s in range(4)
+        )
+        self.jw = self.big + rules.penalty_value(JOKER)
+
+    def solve(
+        self,
+        table: Sequence[Card],
+        *,
+        melds: bool,
+        lower: int = NEG,
+        target: int | None = None,
+    ) -> CoreResult:
+        t, tj = _counts(table)
+        prob = CoreProblem(
+            table=tuple(tuple(x) for x in t),
+            hand=tuple(tuple(x) for x in self.h),
+            table_jokers=tj,
+            hand_jokers=self.hj,
+            weight=self.weight,
+            joker_weight=self.jw,
+        )
+        return solve_core(prob, self.spec, want_melds=melds, lower=lower, target=target)
+
+    def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
+        """Core melds as :class:`Meld` values, with their opening tag."""
+        rules = self.rules.meld_rules
+        out: list[tuple[Meld, bool]] = []
+        for _is_run, items in res.melds:
+            mi: list[MeldItem] = []
+            tag = False
+            for s, r, joker, t in items:
+                ident = Card(r, Suit(s), self.tiles)
+                mi.append(MeldItem(JOKER, ident) if joker else MeldItem.natural(ident))
+                tag = tag or t
+            out.append((Meld(tuple(mi)).normalized(rules), tag))
+        return out
+
+
+def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]) -> list[Meld]:
+    """The table's melds, checked (and jokers without identity given one), or [] if flat."""
+    melds: list[Meld] = []
+    mr = rules.meld_rules
+    tiles = rules.deck.kind is DeckKind.TILES
+    for i, m in enumerate(table):
+        if not isinstance(m, Meld):
+            if melds:
+                raise InvalidMeldError("the table mixes melds and loose cards")
+            continue
+        m = Meld(
+            tuple(
+                MeldItem(
+                    _norm_card(it.card, tiles),
+                    None if it.represents is None else _norm_card(it.represents, tiles),
+                )
+                for it in m.items
+            )
+        )
+        if any(it.represents is None for it in m.items):
+            options = m.assignments(mr)
+            if not options:
+                raise InvalidMeldError(
+                    f"table meld {i + 1} {m}: {m.check(mr) or 'not a valid meld'}"
+                )
+            m = options[0]
+        reason = m.check(mr)
+        if reason is not None:
+            raise InvalidMeldError(f"table meld {i + 1} {m}: {reason}")
+        melds.append(m)
+    if melds and len(melds) != len(table):
+        raise InvalidMeldError("the table mixes melds and loose cards")
+    return melds
+
+
+def _kept_count(before: Sequence[Meld], after: Sequence[Meld], rules: ManipulationRules) -> int:
+    mr = rules.meld_rules
+    left = Counter(str(m.normalized(mr)) for m in after)
+    kept = 0
+    for m in before:
+        key = str(m.normalized(mr))
+        if left[key] > 0:
+            left[key] -= 1
+            kept += 1
+    return kept
+
+
+def best_play(
+    rules: ManipulationRules,
+    table: Sequence[Meld] | Sequence[Card],
+    hand: Sequence[Card],
+    *,
+    opened: bool = True,
+    keep_melds: bool = True,
+) -> Play:
+    """The best play for this table and hand (see the module docstring for the order).
+
+    ``table`` is a list of melds, or a flat list of cards when only the multiset matters
+    (then no meld can be "kept"). ``opened=False`` applies the preset's opening rule.
+    ``keep_melds=False`` skips the tie-break of step 3 (faster; the count and value are
+    the same).
+
+    Raises :class:`InvalidMeldError` for a table that is not valid (a bad meld, or loose
+    cards that cannot be arranged), :class:`ConfigError` for more copies of a card than
+    the deck holds.
+    """
+    tiles = rules.deck.kind is DeckKind.TILES
+    melds = _validate_table(rules, table)
+    t_cards = [_norm_card(c, tiles) for c in table_cards(table)]
+    h_cards = [_norm_card(c, tiles) for c in hand]
+    _check_supply(rules, t_cards + h_cards)
+
+    o = rules.opening
+    open_mode = OPEN_NONE
+    touch_table = True
+    if not opened and o.type is OpeningType.POINTS and o.threshold > 0:
+        open_mode = OPEN_POINTS
+    elif not opened and o.type is OpeningType.RUN_FROM_HAND:
+        open_mode = OPEN_RUN
+    if open_mode != OPEN_NONE and not o.allow_table_play_same_turn:
+        touch_table = False
+    open_all = open_mode == OPEN_POINTS and not touch_table
+    solver = _Solver(rules, h_cards, open_mode, open_all)
+
+    if not melds and t_cards:
+        melds = arrange(rules, t_cards)
+    frozen = _frozen(rules, melds)
+    if frozen:
+        # joker.mobility = ONLY_VIA_REPLACEMENT: a meld holding a joker stays as it is (the
+        # solver does not retrieve jokers; adding to such a meld is not searched either)
+        fixed = [m for i, m in enumerate(melds) if i in frozen]
+        movable = [m for i, m in enumerate(melds) if i not in frozen]
+        inner = best_play(rules, movable, h_cards, opened=opened, keep_melds=keep_melds)
+        return Play(
+            table=(*fixed, *inner.table),
+            placed=inner.placed,
+            hand=inner.hand,
+            count=inner.count,
+            value=inner.value,
+            kept=inner.kept + len(fixed),
+            opening=inner.opening,
+            before=(*fixed, *inner.before),
+        )
+
+    if not touch_table:
+        res = solver.solve([], melds=True)
+        base: list[Meld] = list(melds)
+    else:
+        lower = NEG
+        if open_mode != OPEN_NONE:
+            # The opening from the hand alone, beside the untouched table: if there is
+            # none, there is no opening at all; if there is, it bounds the optimum below.
+            alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS)
+            pre = alone.solve([], melds=False)
+            if pre.score == NEG:
+                return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+            lower = pre.score
+        res = solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
+        base = []
+        if res.score != NEG and keep_melds and melds and res.score > NEG:
+            kept_idx = _keep_greedy(solver, melds, res.score)
+            base = [melds[i] for i in kept_idx]
+            rest_cards = [c for i, m in enumerate(melds) if i not in set(kept_idx) for c in m.cards]
+            res = solver.solve(rest_cards, melds=True, lower=res.score)
+    if res.score == NEG:
+        if open_mode == OPEN_NONE:
+            raise InvalidMeldError("the table cannot be arranged into valid melds")
+        # no opening possible: a normal answer, nothing placed
+        return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+    new = sorted(solver.to_melds(res), key=lambda mt: _meld_order(mt[0]))
+    after = [*base, *(m for m, _ in new)]
+    placed = _placed(t_cards, after)
+    left = Counter(h_cards)
+    left.subtract(placed)
+    hand_after = tuple(sorted(left.elements(), key=Card.sort_key))
+    count = len(placed)
+    value = sum(rules.penalty_value(c) for c in placed)
+    assert count * solver.big + value == res.score, "solver score and melds disagree"
+    if count == 0 and open_mode != OPEN_NONE:
+        return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+    opening = tuple(m for m, tag in new if tag) if open_mode != OPEN_NONE else ()
+    return Play(
+        table=tuple(after),
+        placed=tuple(sorted(placed, key=Card.sort_key)),
+        hand=hand_after,
+        count=count,
+        value=value,
+        kept=_kept_count(melds, after, rules),
+        opening=opening,
+        before=tuple(melds),
+    )
+
+
+def _meld_order(m: Meld) -> tuple[tuple[int, int], int, str]:
+    first = m.items[0].identity if m.items else Card(0, None)
+    return (first.sort_key(), -len(m), str(m))
+
+
+def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
+    """Melds the solver may not touch: those holding a joker, if jokers move only by
+    replacement (``joker.mobility = ONLY_VIA_REPLACEMENT``)."""
+    if rules.joker.mobility is not Mobility.ONLY_VIA_REPLACEMENT:
+        return set()
+    return {i for i, m in enumerate(melds) if any(it.card.is_joker for it in m.items)}
+
+
+def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
+    c = Counter(card for m in after for card in m.cards)
+    c.subtract(Counter(table))
+    if any(v < 0 for v in c.values()):
+        raise AssertionError("a table card went missing")
+    return list(c.elements())
+
+
+def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[int]:
+    """Indices of melds that can stay unchanged while the optimum is still reached.
+
+    Groups are tried whole and halved when they fail, so a position where only a few
+    melds must change costs a few solves, not one per meld.
+    """
+    kept: list[int] = []
+
+    def feasible(idx: list[int]) -> bool:
+        gone = set(idx)
+        rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
+        return solver.solve(rest, melds=False, target=target).score >= target
+
+    def visit(group: list[int]) -> None:
+        if not group:
+            return
+        if feasible(kept + group):
+            kept.extend(group)
+            return
+        if len(group) == 1:
+            return
+        mid = len(group) // 2
+        visit(group[:mid])
+        visit(group[mid:])
+
+    visit(list(range(len(melds))))
+    return sorted(kept)
+
+
+def can_arrange(rules: ManipulationRules, cards: Sequence[Card]) -> bool:
+    """Can these cards (jokers included) be laid out as valid melds, every one of them?
+
+    >>> from openrummy import find_preset, parse_cards
+    >>> can_arrange(find_preset("robbers"), parse_cards("4S 5S 6S 7H 7D JK"))
+    True
+    >>> can_arrange(find_preset("robbers"), parse_cards("4S 5S 6S 7H"))
+    False
+    """
+    tiles = rules.deck.kind is DeckKind.TILES
+    cs = [_norm_card(c, tiles) for c in cards]
+    _check_supply(rules, cs)
+    if not cs:
+        return True
+    return _Solver(rules, [], OPEN_NONE, False).solve(cs, melds=False).score != NEG
+
+
+def arrange(rules: ManipulationRules, cards: Sequence[Card]) -> list[Meld]:
+    """One arrangement of all ``cards`` into valid melds; :class:`InvalidMeldError` if none."""
+    tiles = rules.deck.kind is DeckKind.TILES
+    cs = [_norm_card(c, tiles) for c in cards]
+    _check_supply(rules, cs)
+    if not cs:
+        return []
+    solver = _Solver(rules, [], OPEN_NONE, False)
+    res = solver.solve(cs, melds=True)
+    if res.score == NEG:
+        raise InvalidMeldError(
+            f"these cards cannot be arranged into valid melds: {' '.join(map(str, cs))}"
+        )
+    return [m for m, _ in solver.to_melds(res)]

@@ -1,0 +1,260 @@
+"""An independent integer-programming model of the table problem (HiGHS), for the tests.
+
+It shares nothing with the solver but the rule objects: every candidate meld is written
+out (each set: rank, suits of its naturals, number of jokers; each run: suit, first
+position, length) with an integer multiplicity, and jokers in runs are counted per run
+position. The model is the textbook one (den Hertog & Hulshof 2006) with the project's
+rules added: ace modes, ``meld.min_naturals``, ``meld.set_max``, copies, and the opening.
+
+Jokers in runs: for a run candidate used ``y`` times, ``w_i`` copies have a joker at
+position ``i``. With ``w_i ≤ y`` and ``Σ w_i ≤ (length − min_naturals)·y`` the jokers can
+be dealt out round-robin so that every copy has at most one joker per position and at
+least ``min_naturals`` naturals, so the aggregate numbers describe real runs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from openrummy.cards import JOKER, Card, Suit
+from openrummy.melds import AceMode
+from openrummy.rules.common import DeckKind
+from openrummy.rules.manipulation import JokerValue, ManipulationRules, OpeningType
+
+
+@dataclass(frozen=True)
+class Optimum:
+    count: int
+    value: int
+
+
+def _runs(rules: ManipulationRules) -> list[tuple[list[int], list[bool]]]:
+    """Run shapes of one suit: ranks in order, and whether each ace there counts high."""
+    mode = rules.meld.ace_mode
+    lo = rules.meld.min_len
+    out: list[tuple[list[int], list[bool]]] = []
+    if mode is AceMode.WRAPAROUND:
+        for start in range(1, 14):
+            for ln in range(lo, 14):
+                ranks = [((start - 1 + k) % 13) + 1 for k in range(ln)]
+                high = [r == 1 and k > 0 for k, r in enumerate(ranks)]
+                out.append((ranks, high))
+        return out
+    top = 14 if mode is AceMode.HIGH_OR_LOW else 13
+    for start in range(1, top + 1):
+        for ln in range(lo, 14):
+            end = start + ln - 1
+            if end > top:
+                break
+            ranks = [1 if p == 14 else p for p in range(start, end + 1)]
+            high = [p == 14 for p in range(start, end + 1)]
+            out.append((ranks, high))
+    if mode is AceMode.HIGH_OR_LOW and rules.meld.ace_both_ends and lo <= 14:
+        ranks = [1, *range(2, 14), 1]
+        out.append((ranks, [False] + [False] * 12 + [True]))
+    return out
+
+
+def optimum(
+    rules: ManipulationRules,
+    table: Sequence[Card],
+    hand: Sequence[Card],
+    *,
+    opened: bool = True,
+) -> Optimum | None:
+    """Most hand cards, then most penalty value placed; None if the table is infeasible
+    (or, unopened, if no opening exists: the solver then places nothing)."""
+    tiles = rules.deck.kind is DeckKind.TILES
+    o = rules.opening
+    mode = "none"
+    if not opened and o.type is OpeningType.POINTS and o.threshold > 0:
+        mode = "points"
+    elif not opened and o.type is OpeningType.RUN_FROM_HAND:
+        mode = "run"
+    untouched = mode != "none" and not o.allow_table_play_same_turn
+    if untouched:
+        table = []
+    tc = Counter(c for c in table if not c.is_joker)
+    hc = Counter(c for c in hand if not c.is_joker)
+    tj = sum(1 for c in table if c.is_joker)
+    hj = sum(1 for c in hand if c.is_joker)
+    mn = rules.meld.min_naturals
+    big = sum(rules.penalty_value(c) for c in hand) + 1
+
+    def card(s: int, r: int) -> Card:
+        return Card(r, Suit(s), tiles)
+
+    def oval(r: int, high: bool) -> int:
+        return rules.opening_value_of_card(card(0, r), ace_high=high)
+
+    jfix: int | None = None
+    if o.joker_value is JokerValue.PENALTY:
+        jfix = rules.scoring.joker_penalty
+    elif o.joker_value is JokerValue.ZERO:
+        jfix = 0
+
+    # columns
+    cost: list[float] = []
+    ub: list[float] = []
+    # usage rows: natural (s, r) -> {col: coef}; jokers; opening naturals
+    use: dict[tuple[int, int], dict[int, float]] = {
+        (s, r): {} for s in range(4) for r in range(1, 14)
+    }
+    ouse: dict[tuple[int, int], dict[int, float]] = {
+        (s, r): {} for s in range(4) for r in range(1, 14)
+    }
+    jrow: dict[int, float] = {}
+    ojrow: dict[int, float] = {}
+    vrow: dict[int, float] = {}
+    runrow: dict[int, float] = {}
+    extra_rows: list[tuple[dict[int, float], float, float]] = []
+
+    def col(c: float = 0.0, u: float = 20.0) -> int:
+        cost.append(c)
+        ub.append(u)
+        return len(cost) - 1
+
+    tags = (
+        [False] if mode == "none" else ([True] if untouched and mode == "points" else [False, True])
+    )
+    set_max = rules.meld.set_max
+    for tag in tags:
+        if not (tag and mode == "run"):
+            for r in range(1, 14):
+                for mask in range(16):
+                    suits = [s for s in range(4) if mask >> s & 1]
+                    a = len(suits)
+                    if a < mn:
+                        continue
+                    for b in range(max(0, 3 - a), set_max - a + 1):
+                        y = col()
+                        for s in suits:
+                            use[(s, r)][y] = 1
+                            if tag:
+                                ouse[(s, r)][y] = 1
+                        if b:
+                            jrow[y] = b
+                            if tag:
+                                ojrow[y] = b
+                        if tag:
+                            v = oval(r, True)
+                            vrow[y] = a * v + b * (v if jfix is None else jfix)
+        for ranks, high in _runs(rules):
+            ln = len(ranks)
+            if ln - mn < 0:
+                continue
+            for s in range(4):
+                if any(tc[card(s, r)] + hc[card(s, r)] == 0 for r in ranks) and tj + hj == 0:
+                    continue
+                y = col()
+                ws = []
+                for r, hi in zip(ranks, high, strict=True):
+                    use[(s, r)][y] = use[(s, r)].get(y, 0) + 1
+                    if tag:
+                        ouse[(s, r)][y] = ouse[(s, r)].get(y, 0) + 1
+                        vrow[y] = vrow.get(y, 0) + oval(r, hi)
+                    if tj + hj > 0:
+                        w = col()
+                        ws.append(w)
+                        use[(s, r)][w] = use[(s, r)].get(w, 0) - 1
+                        jrow[w] = 1
+                        if tag:
+                            ouse[(s, r)][w] = ouse[(s, r)].get(w, 0) - 1
+                            ojrow[w] = 1
+                            vrow[w] = (
+                                vrow.get(w, 0)
+                                - oval(r, hi)
+                                + (oval(r, hi) if jfix is None else jfix)
+                            )
+                        extra_rows.append(({w: 1, y: -1}, -np.inf, 0))
+                if ws:
+                    row = dict.fromkeys(ws, 1.0)
+                    row[y] = -(ln - mn)
+                    extra_rows.append((row, -np.inf, 0))
+                if tag and mode == "run" and ln >= o.run_length:
+                    runrow[y] = 1
+    ncol = len(cost)
+    # objective: value of hand naturals used (used - table) and hand jokers used
+    obj = [0.0] * ncol
+    rows: list[tuple[dict[int, float], float, float]] = []
+    for (s, r), terms in use.items():
+        c = card(s, r)
+        t, h = tc[c], hc[c]
+        wgt = big + rules.penalty_value(c)
+        for k, v in terms.items():
+            obj[k] += wgt * v
+        rows.append((terms, t, t + h))
+        if mode != "none":
+            # opening naturals come from the hand: open <= used - t
+            d = dict(terms)
+            for k, v in ouse[(s, r)].items():
+                d[k] = d.get(k, 0) - v
+            rows.append((d, t, np.inf))
+    jw = big + rules.penalty_value(JOKER)
+    for k, v in jrow.items():
+        obj[k] += jw * v
+    rows.append((jrow, tj, tj + hj))
+    if mode != "none":
+        d = dict(jrow)
+        for k, v in ojrow.items():
+            d[k] = d.get(k, 0) - v
+        rows.append((d, tj, np.inf))
+    if mode == "points":
+        rows.append((vrow, o.threshold, np.inf))
+    if mode == "run":
+        rows.append((runrow, 1, np.inf))
+    rows.extend(extra_rows)
+
+    hs = highspy.Highs()
+    hs.silent()
+    hs.setOptionValue("threads", 1)
+    hs.setOptionValue("mip_rel_gap", 0.0)
+    hs.setOptionValue("mip_abs_gap", 0.0)
+    inf = highspy.kHighsInf
+    hs.addCols(
+        ncol,
+        np.array([-x for x in obj], dtype=np.float64),
+        np.zeros(ncol),
+        np.array(ub, dtype=np.float64),
+        0,
+        np.array([], dtype=np.int32),
+        np.array([], dtype=np.int32),
+        np.array([], dtype=np.float64),
+    )
+    starts, idx, val = [], [], []
+    lo, hi = [], []
+    for terms, lb, ubd in rows:
+        starts.append(len(idx))
+        for k, v in terms.items():
+            if v:
+                idx.append(k)
+                val.append(v)
+        lo.append(-inf if lb == -np.inf else lb)
+        hi.append(inf if ubd == np.inf else ubd)
+    hs.addRows(
+        len(rows),
+        np.array(lo, dtype=np.float64),
+        np.array(hi, dtype=np.float64),
+        len(idx),
+        np.array(starts, dtype=np.int32),
+        np.array(idx, dtype=np.int32),
+        np.array(val, dtype=np.float64),
+    )
+    hs.changeColsIntegrality(
+        ncol, np.arange(ncol, dtype=np.int32), np.array([1] * ncol, dtype=np.uint8)
+    )
+    hs.run()
+    status = hs.getModelStatus()
+    if status != highspy.HighsModelStatus.kOptimal:
+        return None
+    score = round(-hs.getInfo().objective_function_value)
+    base = sum((big + rules.penalty_value(c)) * n for c, n in tc.items())
+    base += jw * tj
+    # the objective counts table cards too (used includes them); take them off
+    score -= base
+    return Optimum(score // big, score % big)
