@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/rummy demo --game robbers --players 4 --seed 1
+	$(BIN)/rummy serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

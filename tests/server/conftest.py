@@ -300,15 +300,19 @@ def pg_cluster() -> Any:
         cluster.stop()
 
 
-@pytest.fixture
-async def pg_url(pg_cluster: Any) -> str:
-    """A fresh, empty database in the throwaway cluster."""
+async def new_pg_database(cluster: Any) -> str:
+    """A fresh, empty database in the throwaway cluster; returns its URL."""
     import asyncpg  # type: ignore[import-untyped]
 
     name = f"t_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(pg_cluster.url.replace("postgresql+asyncpg", "postgresql"))
+    conn = await asyncpg.connect(cluster.url.replace("postgresql+asyncpg", "postgresql"))
     try:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    return str(pg_cluster.database_url(name))
+    return str(cluster.database_url(name))
+
+
+@pytest.fixture
+async def pg_url(pg_cluster: Any) -> str:
+    return await new_pg_database(pg_cluster)

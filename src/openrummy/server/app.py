@@ -42,6 +42,7 @@ from .protocol import (
 from .service import Conn, ServiceError, TableService
 from .settings import Settings
 from .store import Store
+from .web import install_web
 
 __all__ = ["create_app", "serve"]
 
@@ -219,9 +220,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The game record (docs/record-format.md) once the game is over, seed revealed."""
         return await service.record(table_id)
 
-    @app.get("/", include_in_schema=False)
-    async def root() -> dict[str, Any]:
-        return {"name": "OpenRummy", "docs": "/docs", "api": "/api", "protocol": PROTOCOL_VERSION}
+    # The web interface: the page at / and its helpers (openrummy.server.web).
+    install_web(app)
 
     # -- WebSocket ------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
@@ -364,6 +364,8 @@ def serve(settings: Settings) -> None:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
+    # Alembic narrates every plugin it loads; only its warnings concern an operator.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     app = create_app(settings)
     print(
         f"OpenRummy server on {settings.url}  (API docs: {settings.url}/docs; "

@@ -897,6 +897,8 @@ class TableService:
         if live.plays_itself(seat):
             live.task = self.spawn(self._bot_turn(live, live.seq, live.row.bot_pause + extra))
             return
+        if live.row.time_limit is None:
+            return  # no turn timer: nothing to schedule (and no view to build per action)
         now = self.clock()
         left = live.match.view(None, now=now).get("time_left")
         if left is not None:

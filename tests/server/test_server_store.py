@@ -1,0 +1,94 @@
+"""The store: migrations match the schema, and a sequence number is written only once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from conftest import new_pg_database
+
+from openrummy.server.store import ActionRow, SeatRow, SeqConflict, Store, TableRow, metadata
+
+pytestmark = pytest.mark.anyio
+
+
+def _table(tid: str) -> TableRow:
+    return TableRow(
+        id=tid,
+        title="t",
+        preset="robbers",
+        family="manipulation",
+        options={},
+        players=2,
+        bot_pause=0.0,
+        time_limit=None,
+        status="open",
+        creator_hash="0" * 64,
+        created_at=0.0,
+        seats=(
+            SeatRow(0, "human", None, None, None, False),
+            SeatRow(1, "bot", "simple", "B", None, False),
+        ),
+        game=None,
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request, tmp_path):
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}"
+    else:
+        url = await new_pg_database(request.getfixturevalue("pg_cluster"))
+    s = Store(url)
+    await s.migrate()
+    await s.migrate()  # idempotent
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_migrations_build_exactly_the_declared_schema(store):
+    async with store.engine.connect() as conn:
+        diff = await conn.run_sync(
+            lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
+        )
+    assert diff == []
+
+
+async def test_a_sequence_number_is_accepted_once(store):
+    await store.create_table(_table("t1"))
+    assert await store.start_game("t1", seed="s", commitment="c", started_at=0.0, bot_seats={})
+    assert not await store.start_game("t1", seed="s", commitment="c", started_at=0.0, bot_seats={})
+
+    def row(seq: int, action: str) -> ActionRow:
+        return ActionRow(seq, 0, action, 1.0, True, "e", "seat")
+
+    await store.append_action("t1", row(1, "draw"))
+    results = await asyncio.gather(
+        *(store.append_action("t1", row(2, f"try {i}")) for i in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert all(isinstance(r, SeqConflict) for r in results if r is not None)
+    stored = await store.actions("t1")
+    assert [a.seq for a in stored] == [1, 2]
+    # Ending the game is part of the same transaction, and only once.
+    await store.append_action("t1", row(3, "end"), result={"winners": [0]})
+    with pytest.raises(SeqConflict):
+        await store.append_action("t1", row(4, "late"), result={"winners": [1]})
+    table = await store.get_table("t1")
+    assert table is not None and table.status == "finished" and table.seq == 3
+    assert table.game is not None and table.game.result == {"winners": [0]}
+    assert [a.seq for a in await store.actions("t1")] == [1, 2, 3]
+
+
+async def test_a_seat_is_taken_once(store):
+    await store.create_table(_table("t2"))
+    results = await asyncio.gather(
+        *(store.take_seat("t2", 0, f"p{i}", f"{i:064d}") for i in range(4))
+    )
+    assert results.count(True) == 1
+    assert not await store.take_seat("t2", 1, "x", "1" * 64)  # a bot's seat
