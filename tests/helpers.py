@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from openrummy.cards import Card, parse_cards
 from openrummy.games.actions import Play, Retrieval
@@ -53,3 +55,20 @@ def play(
             for m, ident, rep in retrievals
         ),
     )
+
+
+G = TypeVar("G", bound=Any)
+
+
+def hidden_shuffled(game: G, seat: int, rng: random.Random) -> G:
+    """A copy of ``game`` in which everything ``seat`` cannot see (the other hands and the
+    stock) is dealt anew. The seat's view must not change: that is the no-leak property."""
+    other = game.copy()
+    pool = [c for s in range(game.players) if s != seat for c in game.hands[s]] + list(game.stock)
+    rng.shuffle(pool)
+    for s in range(game.players):
+        if s != seat:
+            n = len(game.hands[s])
+            other.hands[s], pool = pool[:n], pool[n:]
+    other._stock = pool[::-1]
+    return other

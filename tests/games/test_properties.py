@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import hidden_shuffled
 from openrummy.bots import RandomBot, SimpleBot
 from openrummy.cards import Card
 from openrummy.games.actions import Play
-from openrummy.games.manipulation import ManipulationGame, PlayRejected
+from openrummy.games.manipulation import PlayRejected
 from openrummy.games.match import ManipulationMatch
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
@@ -46,19 +47,6 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
 def single_round(name: str) -> Any:
     preset, options = CONFIGS[name]
     return find_preset(preset, {**options, "match.format": "SINGLE_ROUND"})
-
-
-def hidden_shuffled(game: ManipulationGame, seat: int, rng: random.Random) -> ManipulationGame:
-    """A copy in which everything ``seat`` cannot see (other hands, stock) is dealt anew."""
-    other = game.copy()
-    pool = [c for s in range(game.players) if s != seat for c in game.hands[s]] + list(game.stock)
-    rng.shuffle(pool)
-    for s in range(game.players):
-        if s != seat:
-            n = len(game.hands[s])
-            other.hands[s], pool = pool[:n], pool[n:]
-    other._stock = pool[::-1]
-    return other
 
 
 def run_checked_match(name: str, seed: int, players: int, bot_mix: int) -> ManipulationMatch:

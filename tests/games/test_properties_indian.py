@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import hidden_shuffled
 from openrummy.bots import make_bot
-from openrummy.games.indian import IndianGame, IndianMatch
+from openrummy.games.indian import IndianMatch
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
@@ -43,18 +44,6 @@ FORMATS: dict[str, tuple[str, dict[str, Any]]] = {
     "indian10": ("indian10", {}),
     "indian21": ("indian21", {}),
 }
-
-
-def hidden_shuffled(game: IndianGame, seat: int, rng: random.Random) -> IndianGame:
-    other = game.copy()
-    pool = [c for s in range(game.players) if s != seat for c in game.hands[s]] + list(game.stock)
-    rng.shuffle(pool)
-    for s in range(game.players):
-        if s != seat:
-            n = len(game.hands[s])
-            other.hands[s], pool = pool[:n], pool[n:]
-    other._stock = pool[::-1]
-    return other
 
 
 @pytest.mark.parametrize("name", list(FORMATS))
@@ -106,3 +95,16 @@ def test_pool_101_between_four_simple_bots_plays_to_one_winner_and_replays() -> 
     assert all(match.totals[s] >= 101 for s in outcome.eliminated)
     again = GameRecord.loads(GameRecord.from_match(match).dumps()).replay()
     assert again.outcome == outcome and again.totals == match.totals
+
+
+@pytest.mark.parametrize("name", ["indian13-strict", "indian13-pool101", "indian21"])
+def test_ladder_bots_play_legal_games(name: str) -> None:
+    preset, options = FORMATS[name]
+    rules = find_preset(preset, options)
+    from openrummy.bots import play_match
+
+    for seed in range(2):
+        match = IndianMatch(rules, 3, seed=seed)
+        bots = [make_bot(kind, rules, seed) for kind in ("greedy", "strategic", "expert")]
+        outcome = play_match(match, bots)  # an illegal move would raise
+        assert outcome.winners

@@ -26,6 +26,17 @@ def _hand(view: Mapping[str, Any]) -> list[Card]:
     return [Card.parse(c) for c in view["hand"]]
 
 
+def throwable(view: Mapping[str, Any]) -> list[Card]:
+    """The cards the seat may discard now (not the one just taken, if the rules say so)."""
+    hand = _hand(view)
+    taken = view.get("taken")
+    if taken and not view.get("may_discard_taken", True):
+        card = Card.parse(taken)
+        if hand.count(card) < 2:
+            return [c for c in hand if c != card]
+    return hand
+
+
 def _show(rules: IndianRules, view: Mapping[str, Any]) -> Show:
     hand = _hand(view)
     wilds = rules.wilds(Card.parse(view["indicator"]))
@@ -58,7 +69,14 @@ class IndianSimpleBot:
                 analysis.declare_with,
                 analysis.declaration.groups + _loose(analysis.declaration.loose),
             )
-        return Discard(seat, analysis.discard)
+        allowed = throwable(view)
+        if analysis.discard in allowed:
+            return Discard(seat, analysis.discard)
+        best = min(
+            (o for o in analysis.options if o.card in allowed),
+            key=lambda o: (o.arrangement.points, o.arrangement.raw),
+        )
+        return Discard(seat, best.card)
 
 
 def _loose(cards: tuple[Card, ...]) -> tuple[Meld, ...]:
@@ -112,7 +130,7 @@ class IndianRandomBot:
             if analysis.declare_with is not None and analysis.declaration is not None:
                 groups = analysis.declaration.groups + _loose(analysis.declaration.loose)
                 return Declare(seat, analysis.declare_with, groups)
-        return Discard(seat, rng.choice(hand))
+        return Discard(seat, rng.choice(throwable(view)))
 
 
 register_bot(

@@ -20,7 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openrummy.cards import Card, standard_deck
@@ -28,7 +28,7 @@ from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, TakeDi
 from openrummy.rules.indian import IndianRules, Wilds
 from openrummy.solve.hand import Arrangement, DrawAnalysis, analyse_draw, min_deadwood
 
-from .indian import _loose, _show
+from .indian import _loose, _show, throwable
 from .registry import BotInfo, register_bot
 
 __all__ = ["IndianExpertBot", "IndianGreedyBot", "IndianStrategicBot"]
@@ -105,6 +105,13 @@ class _IndianBot(ABC):
         declare = _declare(seen.seat, analysis)
         if declare is not None:
             return declare
+        allowed = throwable(view)
+        if len(allowed) < len(seen.hand):  # the card just taken may not go straight back
+            analysis = replace(
+                analysis, options=tuple(o for o in analysis.options if o.card in allowed)
+            )
+            best = min(analysis.options, key=lambda o: (o.arrangement.points, o.arrangement.raw))
+            analysis = replace(analysis, discard=best.card, after_discard=best.arrangement)
         return Discard(seen.seat, self.throw(seen, analysis))
 
     @abstractmethod

@@ -42,7 +42,7 @@ from openrummy.games.actions import (
 )
 from openrummy.games.commit import Violation
 from openrummy.melds import Meld, MeldItem
-from openrummy.rules.common import FirstDealer, MatchFormat
+from openrummy.rules.common import MatchFormat
 from openrummy.rules.indian import (
     DealsScoring,
     IndianRules,
@@ -59,6 +59,7 @@ from openrummy.solve.hand import (
 )
 
 from .manipulation import cut_for_dealer
+from .rounds import RoundsMatch, RoundSummary
 
 __all__ = [
     "HandEnd",
@@ -656,6 +657,8 @@ class IndianGame:
             "statuses": [st.value for st in self.status],
             "draws": list(self.draws),
             "penalties": list(self.penalties),
+            "taken": str(self._taken) if self._taken is not None else None,
+            "may_discard_taken": not self.rules.discard.no_same_card_return,
             "legal": sorted(self.legal_kinds()),
             "hand": None,
             "time_left": None,
@@ -686,30 +689,6 @@ def _public(action: Action) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class HandSummary:
-    index: int
-    seats: tuple[int, ...]
-    dealer: int
-    outcome: HandOutcome
-    tie_break: bool = False
-
-    def winners(self) -> tuple[int, ...]:
-        return tuple(self.seats[w] for w in self.outcome.winners)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "seats": list(self.seats),
-            "dealer": self.dealer,
-            "tie_break": self.tie_break,
-            "winners": list(self.winners()),
-            "termination": self.outcome.termination.value,
-            "scores": list(self.outcome.scores),
-            "hands": [[str(c) for c in h] for h in self.outcome.hands],
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class IndianMatchOutcome:
     winners: tuple[int, ...]
     totals: tuple[int, ...]
@@ -729,7 +708,7 @@ class IndianMatchOutcome:
         }
 
 
-class IndianMatch:
+class IndianMatch(RoundsMatch[IndianGame]):
     """A match of Indian Rummy in one of the formats of RULES.md §5.5.
 
     * ``POINTS``: one hand; the winner is owed the losers' hand scores.
@@ -739,6 +718,9 @@ class IndianMatch:
 
     Ties for the win in DEALS and fixed hands go to a tiebreaker hand among the tied.
     """
+
+    per_seat_view_keys = ("hand_sizes", "statuses", "draws", "penalties")
+    per_seat_outcome_keys = ("scores", "hands", "groups", "deadwood", "statuses", "value_net")
 
     def __init__(
         self,
@@ -750,131 +732,66 @@ class IndianMatch:
         first_dealer: int | None = None,
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
-        max_hands: int = 500,
+        max_rounds: int = 500,
     ) -> None:
-        rules.check_players(players)
-        self.rules = rules
-        self.players = players
-        self.seed = seed
-        self.decks = [list(d) for d in decks] if decks else []
-        self.clock = clock
-        self.started_at = started_at
-        self.max_hands = max_hands
-        if first_dealer is None:
-            rng = random.Random(f"{seed}/dealer")
-            first_dealer = cut_for_dealer(
-                rng, players, rules.deal.first_dealer or FirstDealer.LOW_CUT
-            )
-        self.first_dealer = first_dealer
         self.totals = [0] * players
         chips = (
-            self.rules.deals.scoring is DealsScoring.CHIPS
-            and rules.match.format is MatchFormat.DEALS
+            rules.deals.scoring is DealsScoring.CHIPS and rules.match.format is MatchFormat.DEALS
         )
         self.chips: list[int] | None = [80 * rules.deals.count] * players if chips else None
         self.eliminated: list[int] = []
-        self.rounds: list[HandSummary] = []
-        self.outcome: IndianMatchOutcome | None = None
-        self.history: list[Action] = []
-        self._tied: tuple[int, ...] | None = None
-        self.seats: tuple[int, ...] = tuple(range(players))
-        self.game = self._deal(self.seats, first_dealer, started_at)
+        super().__init__(
+            rules,
+            players,
+            seed=seed,
+            decks=decks,
+            first_dealer=first_dealer,
+            clock=clock,
+            started_at=started_at,
+            max_rounds=max_rounds,
+        )
+        self.rules: IndianRules = rules
+        self.outcome: IndianMatchOutcome | None
 
-    @property
-    def round_index(self) -> int:
-        return len(self.rounds)
+    def _cut_for_dealer(self, rng: random.Random) -> int:
+        return cut_for_dealer(rng, self.players, self.rules.deal.first_dealer)
 
-    def _deal(self, seats: tuple[int, ...], dealer: int, started_at: float | None) -> IndianGame:
-        k = len(self.rounds)
-        deck = self.decks[k] if k < len(self.decks) else None
-        rules = self.rules
-        if len(seats) < rules.players.min:
-            rules = dataclasses.replace(
-                rules, players=dataclasses.replace(rules.players, min=len(seats))
-            )
-        self.seats = seats
+    def _new_round(
+        self,
+        rules: Any,
+        players: int,
+        *,
+        seed: str,
+        deck: Sequence[Card] | None,
+        dealer: int,
+        started_at: float | None,
+    ) -> IndianGame:
         return IndianGame(
             rules,
-            len(seats),
-            seed=f"{self.seed}/{k}",
+            players,
+            seed=seed,
             deck=deck,
-            dealer=seats.index(dealer) if dealer in seats else 0,
+            dealer=dealer,
             clock=self.clock,
             started_at=started_at,
         )
 
-    @property
-    def current(self) -> int:
-        return self.seats[self.game.current]
+    def _next_players(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.players) if s not in self.eliminated)
 
-    @property
-    def is_over(self) -> bool:
-        return self.outcome is not None
+    def _record_round(self, summary: RoundSummary) -> None:
+        scores = summary.outcome.scores
+        for i, s in enumerate(summary.seats):
+            self.totals[s] += scores[i]
+        if self.chips is not None:
+            for w in summary.winners():
+                for i, s in enumerate(summary.seats):
+                    if s != w:
+                        self.chips[s] -= scores[i]
+                        self.chips[w] += scores[i]
 
-    def parse_action(self, text: str, seat: int) -> Action:
-        return parse_action(text, seat=seat)
-
-    def apply(self, action: Action) -> IndianResult:
-        if self.outcome is not None:
-            raise IllegalActionError("the match is over")
-        if action.seat not in self.seats:
-            raise IllegalActionError(f"seat {action.seat} does not play this hand")
-        local = dataclasses.replace(action, seat=self.seats.index(action.seat))
-        result = self.game.apply(local)
-        stamped = dataclasses.replace(result.action, seat=action.seat)
-        self.history.append(stamped)
-        result = dataclasses.replace(result, action=stamped)
-        if self.game.outcome is not None:
-            self._hand_over(self.game.outcome, stamped.at)
-        return result
-
-    def _hand_over(self, outcome: HandOutcome, at: float | None) -> None:
-        seats = self.seats
-        dealer = seats[self.game.dealer]
-        tie_break = self._tied is not None
-        summary = HandSummary(len(self.rounds), seats, dealer, outcome, tie_break)
-        self.rounds.append(summary)
-        if not tie_break:
-            for i, s in enumerate(seats):
-                self.totals[s] += outcome.scores[i]
-            if self.chips is not None:
-                for w in summary.winners():
-                    for i, s in enumerate(seats):
-                        if s != w:
-                            self.chips[s] -= outcome.scores[i]
-                            self.chips[w] += outcome.scores[i]
-        decided = self._decide(summary)
-        if decided is not None:
-            winners, how = decided
-            settlement = None
-            if self.rules.match.format is MatchFormat.POINTS:
-                settlement = tuple(
-                    sum(self.totals) - self.totals[s] if s in winners else -self.totals[s]
-                    for s in range(self.players)
-                )
-            totals = tuple(self.chips) if self.chips is not None else tuple(self.totals)
-            self.outcome = IndianMatchOutcome(
-                winners, totals, tuple(self.eliminated), how, settlement
-            )
-            return
-        if len(self.rounds) >= self.max_hands:
-            raise IllegalActionError(f"the match did not end within {self.max_hands} hands")
-        players = self._tied or tuple(s for s in range(self.players) if s not in self.eliminated)
-        nxt = (dealer + 1) % self.players
-        while nxt not in players:
-            nxt = (nxt + 1) % self.players
-        self.game = self._deal(players, nxt, at)
-
-    def _decide(self, summary: HandSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
         fmt = self.rules.match.format
-        if self._tied is not None:
-            scores = summary.outcome.scores
-            best = min(scores)
-            still = tuple(summary.seats[i] for i, sc in enumerate(scores) if sc == best)
-            if len(still) == 1:
-                return still, "tiebreaker hand"
-            self._tied = still
-            return None
         if fmt is MatchFormat.POINTS:
             winners = summary.winners()
             if not winners:  # a void hand: nobody is owed anything
@@ -911,55 +828,27 @@ class IndianMatch:
             how = "lowest total"
         if len(tied) == 1:
             return (tied[0],), how
-        self._tied = tuple(tied)
+        self._tie_break(tied)
         return None
 
-    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
-        if seat is not None and not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
-        local = self.seats.index(seat) if seat is not None and seat in self.seats else None
-        v = self.game.view(local, now=now)
-        if len(self.seats) != self.players:
-            v = _widen(v, self.seats, self.players)
-        v["seat"] = seat
-        v["players"] = self.players
-        v["match"] = {
-            "format": self.rules.match.format.value,
-            "round": self.round_index,
-            "round_seats": list(self.seats),
+    def _finish(self, winners: tuple[int, ...], how: str) -> IndianMatchOutcome:
+        settlement = None
+        if self.rules.match.format is MatchFormat.POINTS:
+            total = sum(self.totals)
+            settlement = tuple(
+                total - self.totals[s] if s in winners else -self.totals[s]
+                for s in range(self.players)
+            )
+        totals = tuple(self.chips) if self.chips is not None else tuple(self.totals)
+        return IndianMatchOutcome(winners, totals, tuple(self.eliminated), how, settlement)
+
+    def _standings(self) -> dict[str, Any]:
+        return {
             "totals": list(self.totals),
             "chips": list(self.chips) if self.chips is not None else None,
             "eliminated": list(self.eliminated),
             "pool_threshold": self.rules.pool_threshold,
-            "last_round": self.rounds[-1].to_json() if self.rounds else None,
-            "outcome": self.outcome.to_json() if self.outcome else None,
         }
-        return v
-
-
-def _widen(v: dict[str, Any], seats: tuple[int, ...], players: int) -> dict[str, Any]:
-    def spread(values: list[Any]) -> list[Any]:
-        out: list[Any] = [None] * players
-        for i, s in enumerate(seats):
-            out[s] = values[i]
-        return out
-
-    v = dict(v)
-    for key in ("hand_sizes", "statuses", "draws", "penalties"):
-        v[key] = spread(v[key])
-    v["current"] = seats[v["current"]]
-    v["dealer"] = seats[v["dealer"]]
-    if v.get("last"):
-        v["last"] = dict(v["last"], seat=seats[v["last"]["seat"]])
-    if v.get("outcome"):
-        o = dict(v["outcome"])
-        o["winners"] = [seats[w] for w in o["winners"]]
-        for key in ("scores", "hands", "groups", "deadwood", "statuses"):
-            o[key] = spread(o[key])
-        if o.get("value_net") is not None:
-            o["value_net"] = spread(o["value_net"])
-        v["outcome"] = o
-    return v
 
 
 def _register() -> None:
