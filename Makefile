@@ -3,10 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint bench clean setup
+.PHONY: run test lint bench clean setup browser
 
-setup: $(STAMP)
+setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,19 +15,30 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
+# TypeScript checks the web interface's ES modules (tsc --checkJs); nothing is built.
+$(NODE_STAMP): package.json package-lock.json
+	command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs npm)
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+# Debian's Chromium for the browser tests (tests/e2e).
+browser:
+	sh scripts/install_chromium.sh
+
 run: $(STAMP)
 	$(BIN)/rummy serve --host 127.0.0.1 --port 8000
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
+	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
-test: lint
+test: lint browser
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

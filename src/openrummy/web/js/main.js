@@ -1,0 +1,51 @@
+// @ts-check
+/**
+ * The page's entry: the top bar (language switch) and the routes
+ * `#/` (lobby), `#/t/{id}` (a table), `#/replay/{id}` (a finished game).
+ */
+import { h, replace } from "./dom.js";
+import { LANGS, getLang, onLangChange, setLang, t } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { replayPage } from "./replay.js";
+import { tablePage } from "./table.js";
+
+/** @type {{destroy: () => void} | null} */
+let current = null;
+const app = /** @type {HTMLElement} */ (document.getElementById("app"));
+const bar = /** @type {HTMLElement} */ (document.getElementById("topbar"));
+
+function topbar() {
+  replace(
+    bar,
+    h("a", { href: "#/", class: "brand" }, h("span", { class: "logo", "aria-hidden": "true" }, "🃏"), " OpenRummy"),
+    h(
+      "nav",
+      { class: "lang", "aria-label": t("nav.language") },
+      LANGS.map((l) =>
+        h("button", { class: `lang-btn ${l === getLang() ? "on" : ""}`, "aria-pressed": l === getLang() ? "true" : "false", "data-lang": l, onclick: () => setLang(l) }, l.toUpperCase()),
+      ),
+    ),
+  );
+  document.title = `OpenRummy — ${t("app.tagline")}`;
+}
+
+async function route() {
+  current?.destroy();
+  current = null;
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, id] = hash.split("/");
+  if (page === "t" && id) current = tablePage(app, id);
+  else if (page === "replay" && id) current = await replayPage(app, id);
+  else {
+    await lobbyPage(app);
+  }
+}
+
+onLangChange(() => {
+  topbar();
+  const hash = location.hash.replace(/^#\/?/, "");
+  if (!hash.startsWith("t/") && !hash.startsWith("replay/")) route();
+});
+window.addEventListener("hashchange", route);
+topbar();
+route();

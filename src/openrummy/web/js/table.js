@@ -1,0 +1,510 @@
+// @ts-check
+/**
+ * A table: waiting room, live game (WebSocket protocol v1, docs/protocol.md), round
+ * summaries, the end of the game with its revealed seed, and the game log.
+ * The family's own board comes from manip.js or indian.js.
+ */
+import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
+import { cardEl, prettyCards } from "./cards.js";
+import { $, dialog, h, replace, toast } from "./dom.js";
+import { eventText, reasonText } from "./events.js";
+import { getLang, onLangChange, t } from "./i18n.js";
+import { IndianBoard } from "./indian.js";
+import { ManipBoard } from "./manip.js";
+
+/** @typedef {import("./events.js").GameEvent} GameEvent */
+
+export class TableContext {
+  /** @param {HTMLElement} root @param {string} tableId */
+  constructor(root, tableId) {
+    this.root = root;
+    this.id = tableId;
+    /** @type {any} */ this.table = null;
+    /** @type {any} */ this.rules = null;
+    /** @type {any} */ this.view = null;
+    this.seq = 0;
+    /** @type {number | null} */ this.seat = null;
+    this.role = "spectator";
+    /** @type {GameEvent[]} */ this.log = [];
+    /** @type {WebSocket | null} */ this.ws = null;
+    /** @type {number | null} */ this.deadline = null; // in our clock
+    /** @type {any} */ this.reveal = null;
+    this.lastRoundSeen = -1;
+    /** @type {any} */ this.board = null;
+    this.msgId = 0;
+    /** @type {Map<string, (msg: any) => void>} */ this.pending = new Map();
+    this.closed = false;
+    this.retry = 0;
+    /** @type {any} */ this.summary = null; // the round summary on show
+    this.summaryOpen = false;
+    this.finalShown = false;
+    /** @type {string | null} */ this.failure = null;
+    this.timer = setInterval(() => this.tick(), 500);
+    /** @type {any} */ this.later = null;
+    onLangChange(() => this.render());
+  }
+
+  get token() {
+    return keys(this.id).token || null;
+  }
+
+  get names() {
+    return (this.table?.seats || []).map((/** @type {any} */ s) => s.name || t("seat.n", { n: s.seat + 1 }));
+  }
+
+  get myTurn() {
+    return this.view && this.seat !== null && this.view.current === this.seat && !this.view.match?.outcome;
+  }
+
+  async start() {
+    try {
+      this.table = await api("GET", `/api/tables/${this.id}`);
+      this.rules = await api("GET", `/api/tables/${this.id}/rules`);
+    } catch (e) {
+      replace(this.root, h("div", { class: "panel error" }, h("h2", null, t("table.not_found")), h("a", { href: "#/" }, t("nav.lobby"))));
+      return;
+    }
+    this.board = this.rules.family === "indian" ? new IndianBoard(this) : new ManipBoard(this);
+    this.connect();
+    this.render();
+  }
+
+  destroy() {
+    this.closed = true;
+    this.board?.detach?.();
+    clearInterval(this.timer);
+    this.ws?.close();
+  }
+
+  // -- connection -------------------------------------------------------------------------
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${this.id}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token }));
+    };
+    ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
+    ws.onclose = () => {
+      if (this.closed) return;
+      this.retry = Math.min(this.retry + 1, 6);
+      setTimeout(() => this.connect(), 300 * 2 ** this.retry);
+    };
+  }
+
+  /** @param {any} msg */
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.table = msg.table;
+        this.role = msg.role;
+        this.seat = msg.seat;
+        this.log = msg.log || [];
+        this.setView(msg.view, msg.seq, msg.now, msg.deadline);
+        if (msg.table.game?.seed) this.reveal = { seed: msg.table.game.seed, commitment: msg.table.game.commitment, record: `/api/tables/${this.id}/record` };
+        if (this.lastRoundSeen < 0) this.lastRoundSeen = msg.view?.match?.last_round?.index ?? -1;
+        this.render();
+        break;
+      case "update": {
+        this.log.push(msg.event);
+        if (this.log.length > 400) this.log.shift();
+        const mine = msg.event.seat === this.seat;
+        if (mine && !msg.event.accepted && this.rules.family === "manipulation") {
+          const m = /play failed \((.*)\); drew (\d+) as a penalty/.exec(msg.event.text);
+          const n = m ? Number(m[2]) : this.rules.penalty_draw;
+          this.failure = t("fail.banner", { reason: reasonText(m ? m[1] : msg.event.text), n });
+        } else if (mine) this.failure = null;
+        this.setView(msg.view, msg.seq, msg.now, msg.deadline);
+        this.resolve(msg.reply_to, msg);
+        this.render();
+        break;
+      }
+      case "table":
+        this.table = msg.table;
+        if (msg.table.status !== "open" && !this.view) this.ws?.send(JSON.stringify({ type: "sync" }));
+        this.render();
+        break;
+      case "notice":
+        toast(prettyCards(msg.text));
+        break;
+      case "reveal":
+        this.reveal = msg;
+        this.render();
+        break;
+      case "error":
+        this.resolve(msg.reply_to, msg);
+        if (msg.code === "stale") this.ws?.send(JSON.stringify({ type: "sync" }));
+        toast(reasonText(msg.message), "bad");
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {any} view @param {number} seq @param {number} now @param {number | null} deadline */
+  setView(view, seq, now, deadline) {
+    this.view = view;
+    this.seq = seq;
+    this.deadline = deadline ? Date.now() / 1000 + (deadline - now) : null;
+    const last = view?.match?.last_round;
+    if (last && last.index > this.lastRoundSeen) {
+      this.lastRoundSeen = last.index;
+      this.summary = last;
+      this.summaryOpen = true;
+    }
+    this.board?.onView(view);
+  }
+
+  /** @param {any} replyTo @param {any} msg */
+  resolve(replyTo, msg) {
+    if (replyTo === null || replyTo === undefined) return;
+    const f = this.pending.get(String(replyTo));
+    if (f) {
+      this.pending.delete(String(replyTo));
+      f(msg);
+    }
+  }
+
+  /**
+   * Send an action in the game's notation; resolves with the server's update or error.
+   * @param {string} action
+   * @returns {Promise<any>}
+   */
+  send(action) {
+    const id = `a${++this.msgId}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.ws?.send(JSON.stringify({ type: "action", id, seq: this.seq, action }));
+      setTimeout(() => {
+        if (this.pending.delete(id)) resolve({ type: "error", code: "timeout", message: "no answer" });
+      }, 15000);
+    });
+  }
+
+  tick() {
+    const el = document.getElementById("turn-timer");
+    if (!el) return;
+    if (this.deadline === null || !this.view || this.view.match?.outcome) {
+      el.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round(this.deadline - Date.now() / 1000));
+    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.classList.toggle("low", left <= 15);
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+  render() {
+    if (!this.table || this.closed) return;
+    if (document.body.classList.contains("is-dragging")) {
+      // Never pull the board from under a dragging hand: render when the card is dropped.
+      clearTimeout(this.later);
+      this.later = setTimeout(() => this.render(), 120);
+      return;
+    }
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusKey = active?.dataset?.id || active?.dataset?.drop || active?.dataset?.key || null;
+    if (this.table.status === "open") replace(this.root, this.waitingRoom());
+    else if (!this.view) replace(this.root, h("div", { class: "panel" }, t("table.loading")));
+    else replace(this.root, this.game());
+    if (focusKey) {
+      const el = /** @type {HTMLElement | null} */ (
+        this.root.querySelector(`[data-id="${CSS.escape(focusKey)}"], [data-drop="${CSS.escape(focusKey)}"], [data-key="${CSS.escape(focusKey)}"]`)
+      );
+      el?.focus();
+    }
+    this.tick();
+  }
+
+  waitingRoom() {
+    const k = keys(this.id);
+    const link = `${location.origin}/#/t/${this.id}`;
+    const free = this.table.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
+    const seated = k.token && k.seat !== undefined && k.seat !== null;
+    const nameInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-name", value: playerName(), maxlength: 32, placeholder: t("lobby.your_name") }));
+    return h(
+      "div",
+      { class: "panel waiting" },
+      h("h2", null, this.table.title),
+      h("p", { class: "muted" }, presetTitle(this.table.preset), " · ", t("waiting.status")),
+      h(
+        "ol",
+        { class: "seat-list" },
+        this.table.seats.map((/** @type {any} */ s) =>
+          h(
+            "li",
+            { class: s.seat === k.seat ? "me" : "" },
+            s.kind === "bot" ? `🤖 ${s.name} (${t(`bot.${s.bot}`)})` : s.taken ? `👤 ${s.name}` : h("span", { class: "muted" }, t("waiting.free")),
+          ),
+        ),
+      ),
+      h("div", { class: "share" }, h("label", { for: "share-link" }, t("waiting.share")), h("input", { id: "share-link", readonly: true, value: link, onclick: (/** @type {any} */ e) => e.target.select() })),
+      !seated && free.length
+        ? h(
+            "form",
+            {
+              class: "row",
+              onsubmit: async (/** @type {Event} */ e) => {
+                e.preventDefault();
+                const name = nameInput.value.trim();
+                if (!name) return nameInput.focus();
+                savePlayerName(name);
+                try {
+                  const r = await api("POST", `/api/tables/${this.id}/join`, { name });
+                  saveKeys(this.id, { seat: r.seat, token: r.token, name });
+                  this.ws?.send(JSON.stringify({ type: "hello", v: 1, token: r.token }));
+                } catch (err) {
+                  toast(String(/** @type {any} */ (err).message), "bad");
+                }
+              },
+            },
+            nameInput,
+            h("button", { class: "btn primary", type: "submit", id: "join-btn" }, t("waiting.join")),
+          )
+        : null,
+      k.creator
+        ? h(
+            "div",
+            { class: "row" },
+            h("button", { class: "btn primary", id: "start-btn", onclick: () => this.startGame(free.length > 0) }, free.length ? t("waiting.start_bots") : t("waiting.start")),
+          )
+        : h("p", { class: "muted" }, t("waiting.host_starts")),
+    );
+  }
+
+  /** @param {boolean} fill */
+  async startGame(fill) {
+    const k = keys(this.id);
+    try {
+      const family = this.table.family;
+      const body = fill ? { fill_with_bots: family === "indian" ? "strategic" : "simple" } : {};
+      await api("POST", `/api/tables/${this.id}/start`, body, k.creator);
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  game() {
+    const v = this.view;
+    const over = !!v.match?.outcome;
+    const page = h(
+      "div",
+      { class: `table-page fam-${this.rules.family}` },
+      this.headBar(),
+      this.playersBar(),
+      h("div", { class: "main-col" }, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
+      h("aside", { class: "side-col" }, this.scoreboard(), this.logPanel()),
+    );
+    if (over && !this.summaryOpen) page.appendChild(this.finalPanel());
+    if (this.summaryOpen && this.summary) page.appendChild(this.summaryPanel(this.summary, over));
+    return page;
+  }
+
+  headBar() {
+    const v = this.view;
+    let status;
+    if (v.match?.outcome) status = t("status.over");
+    else if (this.myTurn) status = t("status.your_turn");
+    else status = t("status.turn_of", { name: this.names[v.current] || "?" });
+    return h(
+      "div",
+      { class: "table-head" },
+      h("div", { class: "title" }, h("strong", null, this.table.title), h("span", { class: "muted" }, " · ", presetTitle(this.table.preset), " · ", this.roundText())),
+      h("div", { class: `status ${this.myTurn ? "mine" : ""}`, id: "turn-status", "aria-live": "polite" }, status, " ", h("span", { id: "turn-timer", class: "timer" })),
+      this.role === "spectator" ? h("span", { class: "badge" }, t("table.watching")) : null,
+    );
+  }
+
+  roundText() {
+    const m = this.view.match || {};
+    const n = (m.round ?? 0) + 1;
+    if (m.format === "POINTS" || m.format === "SINGLE_ROUND") return t("round.single");
+    if (m.rounds && m.format?.startsWith("ROUNDS")) return t("round.n_of", { n: Math.min(n, m.rounds), of: m.rounds });
+    return t("round.n", { n });
+  }
+
+  playersBar() {
+    const v = this.view;
+    return h(
+      "div",
+      { class: "players", role: "list" },
+      this.names.map((/** @type {string} */ name, /** @type {number} */ i) => {
+        const s = this.table.seats[i];
+        const size = v.hand_sizes?.[i];
+        const bits = [];
+        if (this.rules.family === "manipulation" && this.rules.opening_required) bits.push(v.opened?.[i] ? h("span", { class: "tag ok", title: t("player.opened") }, "✓ " + t("player.opened")) : h("span", { class: "tag" }, t("player.not_opened")));
+        if (this.rules.family === "indian" && v.statuses?.[i] && v.statuses[i] !== "ACTIVE") bits.push(h("span", { class: "tag" }, t(`status.${v.statuses[i]}`)));
+        if (s?.away) bits.push(h("span", { class: "tag warn" }, t("player.away")));
+        return h(
+          "div",
+          { class: `player ${v.current === i && !v.match?.outcome ? "current" : ""} ${i === this.seat ? "me" : ""}`, role: "listitem", "data-seat": i },
+          h("span", { class: "avatar", "aria-hidden": "true" }, s?.kind === "bot" ? "🤖" : "👤"),
+          h("span", { class: "pname" }, name),
+          size !== null && size !== undefined ? h("span", { class: "count", title: t("player.cards") }, `🂠 ${size}`) : null,
+          bits,
+        );
+      }),
+      h("div", { class: "pile-info" }, h("span", { title: t("board.stock") }, `${this.rules.tiles ? t("board.pool") : t("board.stock")}: ${v.stock}`)),
+    );
+  }
+
+  scoreboard() {
+    const m = this.view.match;
+    if (!m) return null;
+    const chips = m.chips;
+    return h(
+      "section",
+      { class: "panel scoreboard" },
+      h("h3", null, t("score.title")),
+      h(
+        "table",
+        null,
+        h("thead", null, h("tr", null, h("th", null, t("score.player")), h("th", null, chips ? t("score.chips") : t("score.total")))),
+        h(
+          "tbody",
+          null,
+          this.names.map((/** @type {string} */ n, /** @type {number} */ i) =>
+            h("tr", { class: m.eliminated?.includes(i) ? "out" : "" }, h("td", null, n), h("td", { class: "num" }, String(chips ? chips[i] : m.totals[i]))),
+          ),
+        ),
+      ),
+      m.pool_threshold ? h("p", { class: "muted" }, t("score.pool", { n: m.pool_threshold })) : null,
+      m.format ? h("p", { class: "muted" }, t(`format.${m.format}`)) : null,
+    );
+  }
+
+  logPanel() {
+    const fam = this.rules.family;
+    const items = this.log.slice(-60).reverse();
+    return h(
+      "section",
+      { class: "panel log" },
+      h("h3", null, t("log.title")),
+      h("ol", { class: "log-list", id: "game-log", reversed: true }, items.map((e) => h("li", { class: e.accepted ? "" : "bad" }, eventText(e, this.names, fam)))),
+    );
+  }
+
+  /**
+   * After a round: everyone's cards, the round's scores, the totals.
+   * @param {any} last @param {boolean} over
+   */
+  summaryPanel(last, over) {
+    const m = this.view.match;
+    const names = this.names;
+    const rows = last.seats.map((/** @type {number} */ seat, /** @type {number} */ i) =>
+      h(
+        "tr",
+        { class: last.winners.includes(seat) ? "winner" : "" },
+        h("th", { scope: "row" }, last.winners.includes(seat) ? "🏆 " : "", names[seat]),
+        h("td", { class: "hand-cell" }, (last.hands[i] || []).length ? h("div", { class: "mini-hand" }, last.hands[i].map((/** @type {string} */ c) => cardEl(c, { small: true }))) : h("span", { class: "muted" }, "—")),
+        h("td", { class: "num" }, String(last.scores[i])),
+        h("td", { class: "num" }, String(m.chips ? m.chips[seat] : m.totals[seat])),
+      ),
+    );
+    const title = this.rules.family === "indian" ? t("summary.hand_over", { n: last.index + 1 }) : t("summary.round_over", { n: last.index + 1 });
+    return h(
+      "div",
+      { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title, id: "round-summary" },
+      h(
+        "div",
+        { class: "modal wide" },
+        h("h2", null, title),
+        h("p", null, t(`end.${last.termination}`)),
+        h(
+          "table",
+          { class: "summary" },
+          h("thead", null, h("tr", null, h("th", null, t("score.player")), h("th", null, t("summary.cards")), h("th", null, t("summary.score")), h("th", null, m.chips ? t("score.chips") : t("score.total")))),
+          h("tbody", null, rows),
+        ),
+        m.eliminated?.length ? h("p", { class: "muted" }, t("summary.eliminated", { names: m.eliminated.map((/** @type {number} */ s) => names[s]).join(", ") })) : null,
+        h(
+          "div",
+          { class: "modal-buttons" },
+          h(
+            "button",
+            {
+              class: "btn primary",
+              id: "next-round",
+              onclick: () => {
+                this.summaryOpen = false;
+                this.render();
+              },
+            },
+            over ? t("summary.see_result") : t("summary.next"),
+          ),
+        ),
+      ),
+    );
+  }
+
+  finalPanel() {
+    const m = this.view.match;
+    const o = m.outcome;
+    const names = this.names;
+    const winners = o.winners.map((/** @type {number} */ w) => names[w]).join(", ");
+    const totals = o.totals;
+    const rev = this.reveal || (this.table.game?.seed ? { seed: this.table.game.seed, commitment: this.table.game.commitment, record: `/api/tables/${this.id}/record` } : null);
+    return h(
+      "div",
+      { class: "overlay", id: "final", role: "dialog", "aria-label": t("final.title") },
+      h(
+        "div",
+        { class: "modal wide" },
+        h("h2", null, t("final.title")),
+        h("p", { class: "winner-line" }, winners ? t("final.winner", { names: winners }) : t("final.no_winner")),
+        h("p", { class: "muted" }, o.decided_by ? t("final.decided", { how: howText(o.decided_by) }) : ""),
+        h(
+          "table",
+          { class: "summary" },
+          h("thead", null, h("tr", null, h("th", null, t("score.player")), h("th", null, m.chips ? t("score.chips") : t("score.total")), o.settlement ? h("th", null, t("final.settlement")) : null)),
+          h("tbody", null, names.map((/** @type {string} */ n, /** @type {number} */ i) => h("tr", { class: o.winners.includes(i) ? "winner" : "" }, h("th", { scope: "row" }, n), h("td", { class: "num" }, String(totals[i])), o.settlement ? h("td", { class: "num" }, String(o.settlement[i])) : null))),
+        ),
+        rev
+          ? h(
+              "div",
+              { class: "fair" },
+              h("h3", null, t("final.fair")),
+              h("p", null, t("final.seed"), " ", h("code", { id: "revealed-seed" }, rev.seed)),
+              h("p", null, t("final.commitment"), " ", h("code", null, rev.commitment)),
+              h("p", { class: "muted" }, t("final.verify")),
+              h("code", { class: "cmd" }, `rummy replay record.json --verify --commitment ${rev.commitment}`),
+            )
+          : h("p", { class: "muted" }, t("final.waiting_seed")),
+        h(
+          "div",
+          { class: "modal-buttons" },
+          h("a", { class: "btn", href: `/api/tables/${this.id}/record`, download: `openrummy-${this.id}.json`, id: "record-link" }, t("final.download")),
+          h("a", { class: "btn", href: `#/replay/${this.id}` }, t("final.replay")),
+          h("a", { class: "btn primary", href: "#/" }, t("nav.lobby")),
+        ),
+      ),
+    );
+  }
+}
+
+/** @param {string} how the engine's words for how the match was decided */
+function howText(how) {
+  const k = `how.${how}`;
+  const s = t(k);
+  return s === k ? how : s;
+}
+
+/** @param {string} preset */
+export function presetTitle(preset) {
+  return t(`preset.${preset}`);
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} tableId
+ * @returns {TableContext}
+ */
+export function tablePage(root, tableId) {
+  const ctx = new TableContext(root, tableId);
+  ctx.start();
+  return ctx;
+}
+
+export { getLang, $, dialog };

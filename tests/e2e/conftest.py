@@ -1,0 +1,85 @@
+"""Fixtures of the browser tests (see ``e2e_helpers``): a ``rummy serve`` process per module
+on a free port with a temporary SQLite database, and a fresh headless Chromium per test.
+
+Own fixtures instead of pytest-playwright, which keeps an event loop open and breaks the
+async server tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from e2e_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, ensure_chromium, free_port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("e2e")
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        OPENRUMMY_E2E_SEED_FILE=str(tmp / "seed.txt"),
+        OPENRUMMY_BOT_PAUSE="0.2",
+        XDG_DATA_HOME=str(tmp),
+    )
+    log = (tmp / "server.log").open("w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("seeded_serve.py")),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite+aiosqlite:///{tmp / 'e2e.sqlite3'}",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                break
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"rummy serve did not start:\n{(tmp / 'server.log').read_text()}")
+        time.sleep(0.1)
+    try:
+        yield Server(url, tmp / "seed.txt")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    ensure_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
