@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -46,16 +47,25 @@ def free_port() -> int:
 
 
 class Stats:
+    """What one level measured; ``stop`` is shared by every player (set after the setup)."""
+
     def __init__(self) -> None:
         self.rtts: list[float] = []
         self.actions = 0
         self.errors = 0
         self.games = 0
         self.recording = False
+        self.stop = float("inf")
+        self.window = 0.0
+        self.server_cpu = 0.0
+        self.client_cpu = 0.0
+
+    def running(self) -> bool:
+        return time.monotonic() < self.stop
 
 
 async def seat_player(
-    url: str, table_id: str, token: str, seat: int, stats: Stats, think: float, stop: float
+    url: str, table_id: str, token: str, seat: int, stats: Stats, think: float
 ) -> None:
     """One scripted player: acts on its turn, after a think time, until the game ends."""
     rules = find_preset(PRESET)
@@ -67,7 +77,7 @@ async def seat_player(
         seq, view = 0, None
         pending: tuple[str, float] | None = None
         n = 0
-        while time.monotonic() < stop:
+        while stats.running():
             if view is not None and pending is None:
                 if view["match"]["outcome"] is not None:
                     return
@@ -81,9 +91,9 @@ async def seat_player(
                         json.dumps({"type": "action", "id": mid, "seq": seq, "action": action})
                     )
             try:
-                text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
             except TimeoutError:
-                return
+                continue
             msg = json.loads(text)
             kind = msg["type"]
             if pending is not None and msg.get("reply_to") == pending[0]:
@@ -98,24 +108,37 @@ async def seat_player(
                 seq, view = msg["seq"], msg["view"]
 
 
+async def open_table(http: httpx.AsyncClient) -> tuple[str, str, list[dict[str, Any]]]:
+    made = (await http.post("/api/tables", json={"preset": PRESET, "seats": [{}, {}]})).json()
+    tid = made["table"]["id"]
+    seats = [
+        (await http.post(f"/api/tables/{tid}/join", json={"name": f"p{i}"})).json()
+        for i in range(2)
+    ]
+    return tid, made["creator_token"], seats
+
+
 async def table_loop(
-    http: httpx.AsyncClient, url: str, stats: Stats, think: float, stop: float
+    http: httpx.AsyncClient, url: str, stats: Stats, think: float, ready: asyncio.Barrier
 ) -> None:
-    """Create a two-player table, play it to the end, and again, until ``stop``."""
-    while time.monotonic() < stop:
-        made = (await http.post("/api/tables", json={"preset": PRESET, "seats": [{}, {}]})).json()
-        tid = made["table"]["id"]
-        seats = [
-            (await http.post(f"/api/tables/{tid}/join", json={"name": f"p{i}"})).json()
-            for i in range(2)
-        ]
+    """Play two-player tables one after the other while the level runs.
+
+    Every loop's first table is set up (created, joined, connected) before any starts, so
+    the measured window is play, not the lobby.
+    """
+    first = True
+    while stats.running():
+        tid, creator, seats = await open_table(http)
         players = [
-            asyncio.create_task(seat_player(url, tid, s["token"], s["seat"], stats, think, stop))
+            asyncio.create_task(seat_player(url, tid, s["token"], s["seat"], stats, think))
             for s in seats
         ]
-        await asyncio.sleep(0.2)  # let both connect before the start
+        await asyncio.sleep(0.5)  # let both connect before the start
+        if first:
+            await ready.wait()
+            first = False
         r = await http.post(
-            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['creator_token']}"}
+            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {creator}"}
         )
         r.raise_for_status()
         await asyncio.gather(*players)
@@ -129,20 +152,35 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run_level(url: str, tables: int, think: float, warmup: float, seconds: float) -> Stats:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to report CPU per action."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_level(
+    url: str, pid: int, tables: int, think: float, warmup: float, seconds: float
+) -> Stats:
     stats = Stats()
-    stop = time.monotonic() + warmup + seconds
+    ready = asyncio.Barrier(tables + 1)
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         loops = [
-            asyncio.create_task(table_loop(http, url, stats, think, stop)) for _ in range(tables)
+            asyncio.create_task(table_loop(http, url, stats, think, ready)) for _ in range(tables)
         ]
+        async with asyncio.timeout(300):
+            await ready.wait()
+        stats.stop = time.monotonic() + warmup + seconds
         await asyncio.sleep(warmup)
         stats.recording = True
         start = time.monotonic()
-        await asyncio.gather(*loops)
+        cpu0, mine0 = cpu_seconds(pid), time.process_time()
+        await asyncio.sleep(seconds)
         stats.recording = False
-        stats.window = time.monotonic() - start  # type: ignore[attr-defined]
+        stats.window = time.monotonic() - start
+        stats.server_cpu = cpu_seconds(pid) - cpu0
+        stats.client_cpu = time.process_time() - mine0
+        await asyncio.gather(*loops)
     return stats
 
 
@@ -177,34 +215,62 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the server did not start within 60 s")
 
 
+class _Running:
+    """Stands in for the server process when the server was started elsewhere."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def terminate(self) -> None:
+        pass
+
+    def wait(self, timeout: float) -> None:
+        pass
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default="10,50,100,200", help="comma-separated N")
     ap.add_argument("--think", type=float, default=0.5, help="mean think time per action (s)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured window per N (s)")
     ap.add_argument("--warmup", type=float, default=4.0, help="unmeasured start per N (s)")
+    ap.add_argument(
+        "--url", help="use this running server (127.0.0.1 only) instead of starting one"
+    )
+    ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
     with tempfile.TemporaryDirectory(prefix="openrummy-bench-") as d:
-        proc, url = start_server(Path(d))
+        if args.url:
+            if not args.url.startswith(("http://127.", "http://localhost")):
+                raise SystemExit("--url must be a server on this machine (127.0.0.1)")
+            proc: _Running | subprocess.Popen[bytes] = _Running(args.pid or os.getpid())
+            url = args.url
+        else:
+            proc, url = start_server(Path(d))
         try:
             print(
                 f"server: {url} (SQLite, one process); preset {PRESET}, 2 seats per table, "
-                f"think {args.think:g} s, window {args.seconds:g} s"
+                f"think {args.think:g} s, window {args.seconds:g} s; load average before: "
+                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
             )
             print(
                 f"{'tables':>6} {'clients':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-                f"{'max ms':>7} {'games':>5} {'errors':>6}"
+                f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'errors':>6}"
             )
             for n in levels:
-                stats = asyncio.run(run_level(url, n, args.think, args.warmup, args.seconds))
-                window = getattr(stats, "window", args.seconds)
+                stats = asyncio.run(
+                    run_level(url, proc.pid, n, args.think, args.warmup, args.seconds)
+                )
                 rtt = [x * 1000 for x in stats.rtts]
+                rate = stats.actions / stats.window
+                per_action = 1000 * stats.server_cpu / max(1, stats.actions)
                 print(
-                    f"{n:>6} {2 * n:>7} {stats.actions / window:>9.1f} "
+                    f"{n:>6} {2 * n:>7} {rate:>9.1f} "
                     f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} "
                     f"{percentile(rtt, 0.99):>7.1f} {max(rtt, default=float('nan')):>7.1f} "
-                    f"{stats.games:>5} {stats.errors:>6}",
+                    f"{100 * stats.server_cpu / stats.window:>9.0f}% {per_action:>9.2f} "
+                    f"{stats.errors:>6}",
                     flush=True,
                 )
         finally:

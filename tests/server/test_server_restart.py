@@ -72,15 +72,17 @@ async def test_sigkill_in_mid_game_loses_no_accepted_action(tmp_path):
     finally:
         await server.stop()
 
-    server = Process(db, log=log)
+    # Third life: only Ann comes back; Bob's seat goes to a stand-in after the grace.
+    server = Process(db, log=log, env={"OPENRUMMY_DISCONNECT_GRACE": "0.5"})
     await server.start()
     try:
         clients = {a["seat"]: await server.client(tid, a["token"])}
-        clients[b["seat"]] = await server.client(tid, b["token"])
         await play_out(clients, "rummikub", OPTIONS)
         info = (await server.http.get(f"/api/tables/{tid}")).json()
         assert info["status"] == "finished"
         record = (await server.http.get(f"/api/tables/{tid}/record")).json()
         assert GameRecord.from_json(record).replay().is_over
+        log_end = (await server.http.get(f"/api/tables/{tid}/log")).json()
+        assert any(e["seat"] == b["seat"] and e["actor"] == "standin" for e in log_end)
     finally:
         await server.stop()

@@ -187,6 +187,14 @@ class TableService:
             live = await self._build(row)
             self.live[row.id] = live
             self._schedule(live, owner=True)
+            if self.store.is_sqlite:
+                # After a restart nobody is connected yet: whoever does not come back within
+                # the grace is played by a stand-in, as after any disconnect. (With several
+                # processes a player may be connected to another one, so this is left to
+                # the process that saw the disconnect.)
+                for seat in live.row.seats:
+                    if seat.kind == "human" and not seat.away:
+                        live.grace[seat.idx] = self.spawn(self._grace(live, seat.idx))
         await self.bus.start(self._on_notify, self._resync_all)
 
     async def stop(self) -> None:
