@@ -96,11 +96,24 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
     other.wait_for_function("document.querySelectorAll('.table-melds .meld .card').length === 3")
     assert "opened with 30" in other.inner_text("#game-log")
 
+    # The other player tries an opening that is too small: warned, submits, fails, pays.
     wait_my_turn(other)
-    other.click("#draw-btn")
+    lone = str(match.game.hands[1 - starter][0])
+    drag(other, card(other, lone), other.locator("#new-meld"))
+    other.wait_for_selector(".meld.invalid")
+    other.click("#done-btn")
+    other.wait_for_selector(".modal >> text=This play will fail")
+    shot(other, "04a-rummikub-will-fail")
+    other.get_by_role("button", name="Submit anyway").click()
+    other.wait_for_selector("#fail-banner")
+    banner = other.inner_text("#fail-banner")
+    assert "Your play failed" in banner and "you drew 3 as a penalty" in banner, banner
+    assert other.locator("#hand .card").count() == 14 + 3
+    shot(other, "04b-rummikub-failed-play")
     wait_my_turn(opener)
 
     # Take a tile out of the table meld: both parts are flagged, then reset.
+    opener.wait_for_selector(".table-melds .meld")
     table_tile = opener.locator('.table-melds [data-card="K10"]').first
     drag(opener, table_tile, opener.locator("#new-meld"))
     opener.wait_for_selector(".meld.invalid .badge.bad")
@@ -295,9 +308,14 @@ def test_german_page_at_phone_width(server: Server, browser: Any) -> None:
     assert any(re.match(r"^[BD][♠♥♦♣]$", x) for x in labels), labels
     assert not any(re.match(r"^[JQ][♠♥♦♣]$", x) for x in labels), labels
     # One column: the side panels come below the board.
-    board = page.locator(".main-col").bounding_box()
-    side = page.locator(".side-col").bounding_box()
-    assert side["y"] >= board["y"] + board["height"] - 1
+    below = page.evaluate(
+        """() => {
+        const board = document.querySelector('.main-col').getBoundingClientRect();
+        const side = document.querySelector('.side-col').getBoundingClientRect();
+        return side.top >= board.bottom - 1 && board.width > 300;
+    }"""
+    )
+    assert below
     shot(page, "18-de-table-phone")
     page.click("[data-lang=en]")
     page.wait_for_selector("text=Your hand")

@@ -70,6 +70,7 @@ export class IndianBoard {
     }
     if (pool.length) groups.push(pool.map((card) => ({ id: `c${this.next++}`, card, fresh: !freshHand })));
     this.groups = groups;
+    this.judge = null;
     for (const id of [...this.sel]) if (!this.find(id)) this.sel.delete(id);
     this.scheduleJudge();
   }
@@ -114,6 +115,7 @@ export class IndianBoard {
     dest.splice(at >= 0 ? at : dest.length, 0, ...items.map((f) => /** @type {Item} */ (f?.item)));
     this.groups = this.groups.filter((g) => g.length);
     this.sel.clear();
+    this.judge = null;
     this.ctx.render();
     this.scheduleJudge();
   }
@@ -165,6 +167,7 @@ export class IndianBoard {
       this.sel.clear();
       if (throwItem) this.sel.add(throwItem.id);
       this.suggested = auto.discard;
+      this.judge = null;
       if (auto.declare) toast(t("indian.can_declare", { card: cardLabel(auto.discard) }), "ok");
       this.ctx.render();
       this.scheduleJudge();

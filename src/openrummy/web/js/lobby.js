@@ -221,6 +221,7 @@ function createForm(presets) {
         match_format: format && format !== r.options["match.format"] ? format : null,
         turn_time_limit: time ? Number(time) : null,
         seats,
+        title: `${t(`preset.${state.preset}`)} · ${name}`.slice(0, 60),
         creator_seat: 0,
         creator_name: name,
         bot_pause: Number(val("opt-pause") || "0.7"),

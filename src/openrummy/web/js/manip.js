@@ -279,6 +279,7 @@ export class ManipBoard {
       res.melds.forEach((/** @type {any} */ e, /** @type {number} */ k) => {
         if (e.valid && e.meld !== table[k]) adopt(this.melds[k], e.meld);
       });
+      res.table = JSON.stringify(this.tableText());
       this.check = res;
     } catch (e) {
       this.check = null;
@@ -299,12 +300,20 @@ export class ManipBoard {
       toast(t("manip.nothing_placed"), "warn");
       return;
     }
-    if (this.check && this.check.checked && !this.check.ok) {
+    if (!this.check || this.check.table !== JSON.stringify(this.tableText())) {
+      // Judge exactly this table before it is sent (the last check may be on its way).
+      if (this.checkTimer) clearTimeout(this.checkTimer);
+      this.busy = true;
+      await this.runCheck();
+      this.busy = false;
+    }
+    const problems = this.problems();
+    if (problems.length) {
       const n = Math.min(this.ctx.rules.penalty_draw, this.ctx.view.stock);
       const ok = await dialog({
         title: t("manip.will_fail"),
         tone: "warn",
-        body: [h("ul", null, this.check.violations.map((/** @type {any} */ v) => h("li", null, reasonText(v.text)))), h("p", null, tn("manip.penalty", n))],
+        body: [h("ul", null, problems.map((text) => h("li", null, reasonText(text)))), h("p", null, tn("manip.penalty", n))],
         buttons: [
           { label: t("btn.back"), value: false },
           { label: t("manip.submit_anyway"), value: true, kind: "danger" },
@@ -313,6 +322,14 @@ export class ManipBoard {
       if (!ok) return;
     }
     await this.act(this.playText());
+  }
+
+  /** Why the current table would fail: invalid melds, then the engine's commit checks. */
+  problems() {
+    const c = this.check;
+    if (!c) return [];
+    const out = c.melds.filter((/** @type {any} */ m) => !m.valid).map((/** @type {any} */ m) => `${m.meld}: ${m.reason}`);
+    return out.length ? out : c.checked ? c.violations.map((/** @type {any} */ v) => v.text) : [];
   }
 
   /** @param {string} action */
@@ -485,8 +502,7 @@ export class ManipBoard {
     if (legal.includes("play")) {
       bar.appendChild(h("button", { class: "btn", id: "reset-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.reset() }, "↺ ", t("btn.reset")));
       bar.appendChild(h("button", { class: "btn", id: "hint-btn", disabled: this.hintBusy, onclick: () => this.askHint() }, "💡 ", this.hintBusy ? t("btn.thinking") : t("btn.hint")));
-      const ok = this.check?.checked && this.check.ok;
-      bar.appendChild(h("button", { class: `btn primary ${this.check?.checked && !ok && this.dirty ? "warn" : ""}`, id: "done-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.done() }, "✔ ", t("btn.done")));
+      bar.appendChild(h("button", { class: `btn primary ${this.problems().length && this.dirty ? "warn" : ""}`, id: "done-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.done() }, "✔ ", t("btn.done")));
     }
     if (legal.includes("draw")) bar.appendChild(h("button", { class: "btn", id: "draw-btn", onclick: () => this.act("draw") }, "🂠 ", this.ctx.rules.tiles ? t("btn.draw_tile") : t("btn.draw")));
     if (legal.includes("take")) bar.appendChild(h("button", { class: "btn", id: "take-btn", onclick: () => this.act("take") }, t("btn.take", { card: cardLabel(v.discard_top) })));

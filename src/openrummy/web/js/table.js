@@ -398,7 +398,7 @@ export class TableContext {
         "tr",
         { class: last.winners.includes(seat) ? "winner" : "" },
         h("th", { scope: "row" }, last.winners.includes(seat) ? "🏆 " : "", names[seat]),
-        h("td", { class: "hand-cell" }, (last.hands[i] || []).length ? h("div", { class: "mini-hand" }, last.hands[i].map((/** @type {string} */ c) => cardEl(c, { small: true }))) : h("span", { class: "muted" }, "—")),
+        h("td", { class: "hand-cell" }, this.handCell(last, seat, i)),
         h("td", { class: "num" }, String(last.scores[i])),
         h("td", { class: "num" }, String(m.chips ? m.chips[seat] : m.totals[seat])),
       ),
@@ -415,7 +415,7 @@ export class TableContext {
         h(
           "table",
           { class: "summary" },
-          h("thead", null, h("tr", null, h("th", null, t("score.player")), h("th", null, t("summary.cards")), h("th", null, t("summary.score")), h("th", null, m.chips ? t("score.chips") : t("score.total")))),
+          h("thead", null, h("tr", null, h("th", null, t("score.player")), h("th", null, t("summary.cards")), h("th", null, this.rules.family === "indian" ? t("summary.hand_score") : t("summary.score")), h("th", null, m.chips ? t("score.chips") : t("score.total")))),
           h("tbody", null, rows),
         ),
         m.eliminated?.length ? h("p", { class: "muted" }, t("summary.eliminated", { names: m.eliminated.map((/** @type {number} */ s) => names[s]).join(", ") })) : null,
@@ -437,6 +437,32 @@ export class TableContext {
         ),
       ),
     );
+  }
+
+  /**
+   * A seat's cards at the end of a round: in its groups when the hand's outcome still shows
+   * them (Indian Rummy: the declaration, the losers' best grouping), else as they were held.
+   * @param {any} last @param {number} seat @param {number} i
+   */
+  handCell(last, seat, i) {
+    const out = this.view.outcome;
+    const groups = out ? out.groups?.[seat] : null;
+    if (groups && groups.length) {
+      const inGroups = groups.flat().length;
+      const loose = [...(last.hands[i] || [])];
+      for (const g of groups) for (const tok of g) {
+        const k = loose.indexOf(tok.split("=")[0]);
+        if (k >= 0) loose.splice(k, 1);
+      }
+      return h(
+        "div",
+        { class: "mini-groups" },
+        groups.map((/** @type {string[]} */ g) => h("div", { class: "mini-hand group-box" }, g.map((tok) => cardEl(tok.split("=")[0], { small: true, ident: tok.split("=")[1] || null })))),
+        inGroups && loose.length ? h("div", { class: "mini-hand deadwood-box", title: t("summary.deadwood") }, loose.map((c) => cardEl(c, { small: true }))) : null,
+      );
+    }
+    const cards = last.hands[i] || [];
+    return cards.length ? h("div", { class: "mini-hand" }, cards.map((/** @type {string} */ c) => cardEl(c, { small: true }))) : h("span", { class: "muted" }, "—");
   }
 
   finalPanel() {

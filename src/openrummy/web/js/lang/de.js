@@ -203,6 +203,8 @@ export const de = {
   "summary.hand_over": "Blatt {n} ist vorbei",
   "summary.cards": "Restkarten",
   "summary.score": "Runde",
+  "summary.deadwood": "Restkarten",
+  "summary.hand_score": "Blatt",
   "summary.next": "Nächste Runde",
   "summary.see_result": "Zum Ergebnis",
   "summary.eliminated": "Ausgeschieden: {names}",

@@ -203,6 +203,8 @@ export const en = {
   "summary.hand_over": "Hand {n} is over",
   "summary.cards": "Cards left",
   "summary.score": "Round",
+  "summary.deadwood": "deadwood",
+  "summary.hand_score": "Hand",
   "summary.next": "Next round",
   "summary.see_result": "See the result",
   "summary.eliminated": "Eliminated: {names}",
