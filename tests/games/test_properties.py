@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import hidden_shuffled
-from openrummy.bots import RandomBot, SimpleBot
+from openrummy.bots import RandomBot, SimpleBot, make_bot, play_match
 from openrummy.cards import Card
 from openrummy.games.actions import Play
 from openrummy.games.manipulation import PlayRejected
@@ -146,3 +146,19 @@ def test_careless_plays_fail_and_are_undone_exactly() -> None:
                     game.hands[seat][len(game.hands[seat]) - result.drawn :]
                 )
     assert failures > 5
+
+
+@pytest.mark.parametrize("name", ["robbers", "rummikub", "vatikan_pagat", "robbers+owned"])
+def test_solver_bots_play_legal_games(name: str) -> None:
+    """greedy and strategic: every play they make passes the commit checks (no failure)."""
+    rules = single_round(name)
+    match = ManipulationMatch(rules, 2, seed=5)
+    bots = [make_bot("greedy", rules, 1), make_bot("strategic", rules, 2)]
+    failures = []
+
+    def watch(action: object, result: Any) -> None:
+        if isinstance(action, Play) and not result.accepted:
+            failures.append(result.violations)
+
+    play_match(match, bots, on_action=watch)
+    assert match.outcome is not None and not failures

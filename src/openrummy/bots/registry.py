@@ -40,7 +40,7 @@ def bot_infos(family: str | None = None) -> list[BotInfo]:
 
 
 _FAMILY_MODULES = {
-    "manipulation": ("openrummy.bots.simple",),
+    "manipulation": ("openrummy.bots.simple", "openrummy.bots.manipulation_ladder"),
     "indian": ("openrummy.bots.indian", "openrummy.bots.indian_ladder"),
 }
 

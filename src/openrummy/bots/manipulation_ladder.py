@@ -1,0 +1,327 @@
+"""The ladder for Robbers' Rummy, Rummikub and Vatikan: ``greedy``, ``strategic``, ``expert``.
+
+All three rearrange the table with the exact solver (:func:`openrummy.solve.best_play`) and
+check every play with the engine's own commit checks before making it, from their view alone.
+
+* ``greedy``: the solver's best play every turn (most cards, then most value), opening as
+  soon as it can; otherwise it draws.
+* ``strategic``: the seed's tips: retrieves table jokers whenever it holds their card, keeps
+  its jokers back as keys for later turns unless they let it go out, place many more cards,
+  or an opponent is about to go out; holds small plays back while everyone is far from out.
+* ``expert``: samples the hidden cards (the other hands and the stock, consistent with what
+  is public) and compares its candidate plays by short greedy play-outs of the next turns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from openrummy.cards import JOKER, Card
+from openrummy.errors import RummyError
+from openrummy.games.actions import Action, Discard, Draw, EndTurn, Pass, Play, Retrieval
+from openrummy.games.commit import commit_violations
+from openrummy.games.manipulation import ManipulationGame
+from openrummy.melds import Meld, MeldItem, MeldKind
+from openrummy.rules.manipulation import Disposition, ManipulationRules
+from openrummy.solve import best_play
+
+from .base import SeenPosition, read_view
+from .registry import BotInfo, register_bot
+from .simple import plan_simple_play
+
+__all__ = ["ExpertBot", "GreedyBot", "StrategicBot"]
+
+
+def _ok(rules: ManipulationRules, pos: SeenPosition, play: Play) -> bool:
+    return not commit_violations(
+        rules,
+        table_before=pos.table,
+        hand=pos.hand,
+        table_after=play.table,
+        opened=pos.opened,
+        retrievals=play.retrievals,
+        mover=pos.seat,
+        owners_before=pos.owners,
+    )
+
+
+def _idle(rules: ManipulationRules, pos: SeenPosition) -> Action:
+    """What to do without a play: draw (or pass), end the turn, or discard the worst card."""
+    s, legal = pos.seat, pos.legal
+    if pos.phase == "DISCARD":
+        keep = [c for c in pos.hand if not c.is_joker] or list(pos.hand)
+        return Discard(s, max(keep, key=lambda c: (rules.penalty_value(c), c.sort_key())))
+    if "end" in legal:
+        return EndTurn(s)
+    if "draw" in legal:
+        return Draw(s)
+    return Pass(s)
+
+
+def solver_play(
+    rules: ManipulationRules, pos: SeenPosition, hand: Sequence[Card] | None = None
+) -> Play | None:
+    """The solver's best play with ``hand`` (default: the whole hand), if it passes the checks."""
+    use = list(pos.hand if hand is None else hand)
+    try:
+        best = best_play(rules, pos.table, use, opened=pos.opened, keep_melds=False)
+    except RummyError:
+        return None
+    if best.count == 0:
+        return None
+    play = Play(pos.seat, best.table)
+    if _ok(rules, pos, play):
+        return play
+    return None
+
+
+class GreedyBot:
+    """The solver's best play every turn; opens as soon as it can."""
+
+    name = "greedy"
+
+    def __init__(self, rules: ManipulationRules, seed: int = 0):
+        self.rules = rules
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        pos = read_view(view)
+        if "play" in pos.legal:
+            play = solver_play(self.rules, pos) or plan_simple_play(self.rules, pos)
+            if play is not None:
+                return play
+        return _idle(self.rules, pos)
+
+
+class StrategicBot(GreedyBot):
+    """Retrieves jokers, keeps its own jokers back, holds small plays back early."""
+
+    name = "strategic"
+    #: Opponents with at most this many cards are "about to go out".
+    danger_cards = 4
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        pos = read_view(view)
+        if "play" not in pos.legal:
+            return _idle(self.rules, pos)
+        play = self.plan(pos)
+        if play is not None:
+            return play
+        return _idle(self.rules, pos)
+
+    def race(self, pos: SeenPosition) -> bool:
+        """True when an opponent is close to going out: dump what we can."""
+        return any(
+            n is not None and n <= self.danger_cards
+            for s, n in enumerate(pos.hand_sizes)
+            if s != pos.seat
+        )
+
+    def plan(self, pos: SeenPosition) -> Play | None:
+        rules = self.rules
+        candidates: list[Play] = []
+        full = solver_play(rules, pos)
+        if full is not None:
+            candidates.append(full)
+        retrieval = self.retrieve(pos)
+        if retrieval is not None:
+            candidates.append(retrieval)
+        if not candidates:
+            return plan_simple_play(rules, pos)
+        best = max(candidates, key=lambda p: self._placed(pos, p))
+        if self._goes_out(pos, best) or self.race(pos):
+            return best
+        jokers = pos.hand.count(JOKER)
+        if jokers and rules.joker.retrieved_disposition is Disposition.KEEP:
+            without = [c for c in pos.hand if not c.is_joker]
+            held = solver_play(rules, pos, without)
+            if held is not None and self._placed(pos, held) + 2 * jokers >= self._placed(pos, best):
+                best = held  # the jokers stay in hand as keys for later manipulations
+            elif held is None and self._placed(pos, best) <= jokers + 1 and pos.opened:
+                return None  # only the jokers would go: keep them and draw
+        return best
+
+    @staticmethod
+    def _placed(pos: SeenPosition, play: Play) -> int:
+        before = Counter(c for m in pos.table for c in m.cards)
+        after = Counter(c for m in play.table for c in m.cards)
+        return sum((after - before).values())
+
+    def _goes_out(self, pos: SeenPosition, play: Play) -> bool:
+        return self._placed(pos, play) >= len(pos.hand) and not play.retrievals
+
+    def retrieve(self, pos: SeenPosition) -> Play | None:
+        """Swap a table joker for its natural from the hand, then play on with the joker."""
+        rules = self.rules
+        if not pos.opened or not rules.joker.retrieval:
+            return None
+        mr = rules.meld_rules
+        for i, meld in enumerate(pos.table):
+            kind = meld.kind(mr)
+            for slot, item in enumerate(meld.items):
+                if not item.card.is_joker or item.represents is None:
+                    continue
+                ident = item.represents
+                options = [ident]
+                if kind is MeldKind.SET and rules.joker.set_suit_flexible:
+                    taken = {it.card.suit for it in meld.items if not it.is_wild}
+                    options += [
+                        c
+                        for c in pos.hand
+                        if c.rank == ident.rank and c.suit not in taken and not c.is_joker
+                    ]
+                for natural in options:
+                    if natural not in pos.hand:
+                        continue
+                    items = list(meld.items)
+                    items[slot] = MeldItem.natural(natural)
+                    swapped = Meld(tuple(items))
+                    if swapped.check(mr) is not None:
+                        continue
+                    table = list(pos.table)
+                    table[i] = swapped
+                    hand = list(pos.hand)
+                    hand.remove(natural)
+                    hand.append(JOKER)
+                    after = self._continue(pos, table, hand)
+                    play = Play(pos.seat, after, (Retrieval(i, ident, natural),))
+                    if _ok(rules, pos, play):
+                        return play
+        return None
+
+    def _continue(self, pos: SeenPosition, table: list[Meld], hand: list[Card]) -> tuple[Meld, ...]:
+        """After a swap: the best follow-up on the new table (the joker may be kept)."""
+        rules = self.rules
+        keep = rules.joker.retrieved_disposition is Disposition.KEEP
+        use = [c for c in hand if not c.is_joker] if keep and not self.race(pos) else hand
+        try:
+            best = best_play(rules, table, use, opened=True, keep_melds=False)
+        except RummyError:
+            return tuple(table)
+        return best.table if best.count else tuple(table)
+
+
+class ExpertBot(StrategicBot):
+    """Compares candidate plays by greedy play-outs in sampled deals of the hidden cards."""
+
+    name = "expert"
+
+    def __init__(
+        self, rules: ManipulationRules, seed: int = 0, *, samples: int = 4, horizon: int = 2
+    ):
+        super().__init__(rules, seed)
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.horizon = horizon
+
+    def plan(self, pos: SeenPosition) -> Play | None:
+        rules = self.rules
+        candidates: list[Play | None] = [None]
+        for play in (solver_play(rules, pos), self.retrieve(pos), StrategicBot.plan(self, pos)):
+            if play is not None and play not in candidates:
+                candidates.append(play)
+        if len(candidates) == 1:
+            return None
+        if any(p is not None and self._goes_out(pos, p) for p in candidates):
+            return next(p for p in candidates if p is not None and self._goes_out(pos, p))
+        scores = dict.fromkeys(range(len(candidates)), 0.0)
+        for _ in range(self.samples):
+            world = self.sample_world(pos)
+            if world is None:
+                return StrategicBot.plan(self, pos)
+            for i, play in enumerate(candidates):
+                scores[i] += self.playout(world, pos.seat, play)
+        best = min(scores, key=lambda i: (scores[i], i))
+        return candidates[best]
+
+    def sample_world(self, pos: SeenPosition) -> ManipulationGame | None:
+        """A full game state consistent with this seat's view (hidden cards dealt at random)."""
+        rules = self.rules
+        pool = Counter(ManipulationGame.full_deck(rules))
+        pool.subtract(pos.hand)
+        for m in pos.table:
+            pool.subtract(m.cards)
+        if pos.discard_top is not None:
+            pool.subtract([pos.discard_top])
+        hidden = list((+pool).elements())
+        self.rng.shuffle(hidden)
+        hands: list[list[Card]] = []
+        for s, n in enumerate(pos.hand_sizes):
+            if s == pos.seat:
+                hands.append(list(pos.hand))
+            else:
+                k = n or 0
+                hands.append(hidden[:k])
+                hidden = hidden[k:]
+        stock = hidden[: pos.stock]
+        opened = [True] * len(hands)
+        try:
+            return ManipulationGame.from_position(
+                rules,
+                hands=hands,
+                table=pos.table,
+                stock=stock,
+                opened=opened,
+                current=pos.seat,
+                owners=pos.owners,
+            )
+        except RummyError:
+            return None
+
+    def playout(self, world: ManipulationGame, seat: int, play: Play | None) -> float:
+        """Our card count (plus a small value term) after our move and ``horizon`` rounds of
+        greedy play by everyone, relative to the best opponent."""
+        game = world.copy()
+        greedy = GreedyBot(self.rules)
+        try:
+            game.apply(play if play is not None else _idle(self.rules, read_view(game.view(seat))))
+            turns = self.horizon * game.players
+            for _ in range(turns):
+                if game.outcome is not None:
+                    break
+                s = game.current
+                game.apply(greedy.choose(game.view(s)))
+        except RummyError:
+            return 1e6
+        mine = game.hands[seat]
+        others = [len(h) for s, h in enumerate(game.hands) if s != seat]
+        if game.outcome is not None and seat in game.outcome.winners:
+            return -100.0
+        value = sum(self.rules.penalty_value(c) for c in mine)
+        return len(mine) + 0.02 * value - 0.5 * min(others)
+
+
+def _register() -> None:
+    family = frozenset({"manipulation"})
+    register_bot(
+        BotInfo(
+            "greedy",
+            "the exact solver's best play every turn (most cards, then most value); opens as soon as it can",
+            family,
+            lambda rules, seed: GreedyBot(rules, seed),
+            level=1,
+        )
+    )
+    register_bot(
+        BotInfo(
+            "strategic",
+            "retrieves table jokers, keeps its jokers as keys, dumps cards when an opponent is close to out",
+            family,
+            lambda rules, seed: StrategicBot(rules, seed),
+            level=2,
+        )
+    )
+    register_bot(
+        BotInfo(
+            "expert",
+            "samples the hidden cards and compares its candidate plays by greedy play-outs",
+            family,
+            lambda rules, seed: ExpertBot(rules, seed),
+            level=3,
+        )
+    )
+
+
+_register()
