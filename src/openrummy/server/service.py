@@ -827,6 +827,8 @@ class TableService:
         self._send_all(live, {"type": "table", "table": self._table_json(live)})
         self._reveal(live)
         self._schedule(live, owner=True)
+        if not live.conns and self.live.get(live.id) is live:
+            del self.live[live.id]  # a finished game nobody watches lives on in the database
 
     def _reveal(self, live: Live) -> None:
         game = live.row.game
