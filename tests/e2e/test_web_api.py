@@ -96,7 +96,14 @@ def test_check_and_hint_for_a_seated_player(server: Server) -> None:
     first, second = res["melds"]
     assert not first["valid"] and "[JK=6S 6H 6D]" in first["choices"], first
     assert second["valid"] and second["kind"] == "SET" and second["value"] == 30
-    assert res["opening"] == {"required": True, "type": "POINTS", "value": 30, "threshold": 40}
+    opening = res["opening"]
+    assert (opening["required"], opening["type"], opening["value"], opening["threshold"]) == (
+        True,
+        "POINTS",
+        30,
+        40,
+    )
+    assert opening["met"] is False
     assert res["checked"] is False
 
     # Both melds valid: 48 from the hand, and the engine's commit checks pass.
@@ -106,7 +113,8 @@ def test_check_and_hint_for_a_seated_player(server: Server) -> None:
         {"table": ["[JK=6S 6H 6D]", "[10S 10H JK=10D]"], "hand_only": [True, True]},
         token,
     ).json()
-    assert res["opening"]["value"] == 48 and res["checked"] and res["ok"], res
+    assert res["opening"]["value"] == 48 and res["opening"]["met"], res
+    assert res["checked"] and res["ok"], res
 
     # A single joker whose identity fits one way only is filled in.
     res = post(server, path, {"table": ["[8S JK 10S]"]}, token).json()

@@ -165,6 +165,7 @@ def check_table(
     mr = rules.meld_rules
     melds: list[dict[str, Any]] = []
     resolved: list[Meld] = []
+    resolved_by: dict[int, Meld] = {}
     complete = True
     hand_only = req.hand_only or [False] * len(req.table)
     for k, text in enumerate(req.table):
@@ -211,17 +212,32 @@ def check_table(
         entry["value"] = rules.opening_value(meld)
         entry["meld"] = str(meld.normalized(mr))
         resolved.append(meld)
+        resolved_by[k] = meld
         entry["opening"] = bool(k < len(hand_only) and hand_only[k])
     seat = view.get("seat")
     opened = bool(seat is not None and view["opened"][seat])
     opening_total = sum(m["value"] for m in melds if m["valid"] and m.get("opening"))
+    kind = rules.opening.type.name
+    run_length = rules.opening.run_length
+    if kind == "RUN_FROM_HAND":
+        met = any(
+            m["valid"]
+            and m.get("opening")
+            and m["kind"] == "RUN"
+            and len(resolved_by[k]) >= run_length
+            for k, m in enumerate(melds)
+        )
+    else:
+        met = opening_total >= rules.opening.threshold
     out: dict[str, Any] = {
         "melds": melds,
         "opening": {
             "required": rules_info(rules)["opening_required"] and not opened,
-            "type": rules.opening.type.name,
+            "type": kind,
             "value": opening_total,
             "threshold": rules.opening.threshold,
+            "run_length": run_length,
+            "met": met,
         },
         "violations": [],
         "ok": False,

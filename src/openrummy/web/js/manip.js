@@ -394,12 +394,13 @@ export class ManipBoard {
     const wrap = h("div", { class: `board manip ${playing ? "playing" : ""}` });
     if (playing && check?.opening?.required) {
       const o = check.opening;
-      const pct = Math.min(100, Math.round((100 * o.value) / Math.max(1, o.threshold)));
+      const points = o.type === "POINTS";
+      const pct = points ? Math.min(100, Math.round((100 * o.value) / Math.max(1, o.threshold))) : o.met ? 100 : 0;
       wrap.appendChild(
         h(
           "div",
-          { class: `opening ${o.value >= o.threshold ? "ok" : ""}`, id: "opening-meter" },
-          h("span", null, t("manip.opening", { value: o.value, threshold: o.threshold })),
+          { class: `opening ${o.met ? "ok" : ""}`, id: "opening-meter" },
+          h("span", null, points ? t("manip.opening", { value: o.value, threshold: o.threshold }) : t("manip.opening_run", { n: o.run_length }), o.met ? " ✓" : ""),
           h("div", { class: "bar" }, h("div", { class: "fill", style: { width: `${pct}%` } })),
         ),
       );

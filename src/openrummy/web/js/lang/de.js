@@ -124,6 +124,7 @@ export const de = {
   "meld.run": "Reihe",
   "meld.set": "Satz",
   "manip.opening": "Eröffnung: {value} von {threshold} Punkten",
+  "manip.opening_run": "Eröffnung: eine Reihe von mindestens {n} Karten aus der Hand",
   "manip.new_meld": "Neue Figur (Karten hier ablegen)",
   "manip.add_here": "Gewählte Karten hier anlegen",
   "manip.joker_means": "Der Joker steht für…",

@@ -124,6 +124,7 @@ export const en = {
   "meld.run": "Run",
   "meld.set": "Set",
   "manip.opening": "Opening: {value} of {threshold} points",
+  "manip.opening_run": "Opening: a run of at least {n} cards from your hand",
   "manip.new_meld": "New meld (drop cards here)",
   "manip.add_here": "Add the selected cards here",
   "manip.joker_means": "The joker stands for…",
