@@ -11,7 +11,9 @@ import { getLang, t } from "./i18n.js";
  * suit: one of S H D C for cards (tiles: K R O B mapped onto the same letters' colours).
  */
 
+/** @type {{[suit: string]: string}} */
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+/** @type {{[letter: string]: string}} */
 const TILE_COLOUR = { K: "black", R: "red", O: "orange", B: "blue" };
 const RANK_EN = { 1: "A", 11: "J", 12: "Q", 13: "K" };
 const RANK_DE = { 1: "A", 11: "B", 12: "D", 13: "K" };
@@ -52,6 +54,7 @@ export function rankText(rank) {
 /**
  * The card as a short text for sentences: `10♥`, `D♠` in German, `red 7` for a tile.
  * @param {string} text
+ * @returns {string}
  */
 export function cardLabel(text) {
   if (!text) return "";

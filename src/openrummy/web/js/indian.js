@@ -103,6 +103,7 @@ export class IndianBoard {
     }
     const items = ids.map((id) => this.find(id)).filter((x) => x !== null);
     for (const f of items) if (f) f.group.splice(f.group.indexOf(f.item), 1);
+    /** @type {Item[]} */
     let dest;
     if (target === "newgroup") {
       dest = [];

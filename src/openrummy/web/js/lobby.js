@@ -28,6 +28,11 @@ export async function lobbyPage(root) {
   const lists = h("div", { class: "tables-col" });
   replace(root, h("div", { class: "lobby" }, h("section", { class: "panel create" }, h("h2", null, t("lobby.new_table")), form), lists));
   await fillLists(lists);
+  // Tables open, start and end while the lobby is on screen: look again now and then.
+  const timer = setInterval(() => {
+    if (!document.body.contains(lists)) return clearInterval(timer);
+    fillLists(lists).catch(() => {});
+  }, 5000);
 }
 
 /** @param {HTMLElement} box */

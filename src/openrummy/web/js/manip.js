@@ -202,6 +202,7 @@ export class ManipBoard {
     let dest;
     if (target === "hand") dest = this.hand;
     else if (target === "new") {
+      /** @type {WorkMeld} */
       const m = { id: this.newId("n"), items: [] };
       this.melds.push(m);
       dest = m.items;
@@ -313,7 +314,7 @@ export class ManipBoard {
       const ok = await dialog({
         title: t("manip.will_fail"),
         tone: "warn",
-        body: [h("ul", null, problems.map((text) => h("li", null, reasonText(text)))), h("p", null, tn("manip.penalty", n))],
+        body: [h("ul", null, problems.map((/** @type {string} */ text) => h("li", null, reasonText(text)))), h("p", null, tn("manip.penalty", n))],
         buttons: [
           { label: t("btn.back"), value: false },
           { label: t("manip.submit_anyway"), value: true, kind: "danger" },
@@ -362,6 +363,7 @@ export class ManipBoard {
     /** @type {WorkMeld[]} */
     const melds = [];
     for (const meld of hint.table) {
+      /** @type {Item[]} */
       const items = [];
       for (const tok of meldTokens(meld)) {
         const { card, ident } = parseItem(tok);

@@ -240,7 +240,32 @@ export class TableContext {
           ),
         ),
       ),
-      h("div", { class: "share" }, h("label", { for: "share-link" }, t("waiting.share")), h("input", { id: "share-link", readonly: true, value: link, onclick: (/** @type {any} */ e) => e.target.select() })),
+      h(
+        "div",
+        { class: "share" },
+        h("label", { for: "share-link" }, t("waiting.share")),
+        h(
+          "div",
+          { class: "row" },
+          h("input", { id: "share-link", readonly: true, value: link, onclick: (/** @type {any} */ e) => e.target.select() }),
+          h(
+            "button",
+            {
+              class: "btn small",
+              type: "button",
+              onclick: async () => {
+                try {
+                  await navigator.clipboard.writeText(link);
+                  toast(t("waiting.copied"), "ok");
+                } catch {
+                  /** @type {HTMLInputElement} */ (document.getElementById("share-link")).select();
+                }
+              },
+            },
+            t("waiting.copy"),
+          ),
+        ),
+      ),
       !seated && free.length
         ? h(
             "form",

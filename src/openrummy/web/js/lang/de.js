@@ -82,6 +82,8 @@ export const de = {
   "waiting.status": "wartet auf Spieler",
   "waiting.free": "freier Platz",
   "waiting.share": "Lade Freunde mit diesem Link ein:",
+  "waiting.copy": "Kopieren",
+  "waiting.copied": "Link kopiert.",
   "waiting.join": "Platz nehmen",
   "waiting.start": "Spiel starten",
   "waiting.start_bots": "Starten (Computerspieler übernehmen freie Plätze)",

@@ -82,6 +82,8 @@ export const en = {
   "waiting.status": "waiting for players",
   "waiting.free": "free seat",
   "waiting.share": "Invite friends with this link:",
+  "waiting.copy": "Copy",
+  "waiting.copied": "Link copied.",
   "waiting.join": "Take a seat",
   "waiting.start": "Start the game",
   "waiting.start_bots": "Start (computer players take the free seats)",
