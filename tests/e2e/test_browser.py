@@ -320,3 +320,41 @@ def test_german_page_at_phone_width(server: Server, browser: Any) -> None:
     page.click("[data-lang=en]")
     page.wait_for_selector("text=Your hand")
     assert not page.js_errors
+
+
+# -- watching computer players ---------------------------------------------------------------------
+
+
+def test_watch_a_game_of_bots_to_its_end(server: Server, browser: Any) -> None:
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        json={
+            "preset": "robbers",
+            "match_format": "SINGLE_ROUND",
+            "seats": [{"kind": "bot", "bot": "simple"}] * 3,
+            "bot_pause": 0.05,
+            "title": "Bots <i>only</i>",
+        },
+        timeout=20,
+    ).json()
+    tid = created["table"]["id"]
+    page = new_page(browser)
+    page.goto(f"{server.url}/#/t/{tid}")
+    page.wait_for_selector(".waiting")
+    r = httpx.post(
+        f"{server.url}/api/tables/{tid}/start",
+        headers={"Authorization": f"Bearer {created['creator_token']}"},
+        timeout=20,
+    )
+    assert r.status_code == 200, r.text
+    page.wait_for_selector(".table-page")
+    assert page.inner_text(".table-head .badge") == "watching"
+    assert page.locator("#hand").count() == 0
+    assert "Bots <i>only</i>" in page.inner_text(".table-head") and page.locator("i").count() == 0
+    page.wait_for_selector("#round-summary", timeout=120_000)
+    shot(page, "19-watch-round-summary")
+    assert page.locator("#round-summary tbody tr").count() == 3
+    page.click("#next-round")
+    page.wait_for_selector("#final #revealed-seed")
+    shot(page, "20-watch-final")
+    assert not page.js_errors

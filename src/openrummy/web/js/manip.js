@@ -462,7 +462,7 @@ export class ManipBoard {
     const cards = m.items.map((it) => this.cardFor(it, playing));
     const el = h(
       "div",
-      { class: `meld ${state} ${unchanged ? "" : "changed"}`, "data-drop": `meld:${m.id}`, "data-meld": k, "aria-label": t("board.meld_n", { n: k + 1 }) },
+      { class: `meld ${state} ${playing && !unchanged ? "changed" : ""}`, "data-drop": `meld:${m.id}`, "data-meld": k, "aria-label": t("board.meld_n", { n: k + 1 }) },
       h("div", { class: "cards" }, cards, playing ? h("button", { class: "slot target", "data-drop": `meld:${m.id}`, "aria-label": t("manip.add_here"), title: t("manip.add_here"), onclick: () => this.sel.size && this.move([...this.sel], `meld:${m.id}`, null) }, "+") : null),
       badge,
     );

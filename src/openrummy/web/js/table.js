@@ -102,9 +102,10 @@ export class TableContext {
         this.role = msg.role;
         this.seat = msg.seat;
         this.log = msg.log || [];
+        // Rounds that ended before this page came are not summarised again.
+        if (this.lastRoundSeen < 0) this.lastRoundSeen = msg.view?.match?.last_round?.index ?? -1;
         this.setView(msg.view, msg.seq, msg.now, msg.deadline);
         if (msg.table.game?.seed) this.reveal = { seed: msg.table.game.seed, commitment: msg.table.game.commitment, record: `/api/tables/${this.id}/record` };
-        if (this.lastRoundSeen < 0) this.lastRoundSeen = msg.view?.match?.last_round?.index ?? -1;
         this.render();
         break;
       case "update": {
@@ -319,7 +320,7 @@ export class TableContext {
       { class: `table-page fam-${this.rules.family}` },
       this.headBar(),
       this.playersBar(),
-      h("div", { class: "main-col" }, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
+      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail", role: "status" }, t("table.closed")) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
       h("aside", { class: "side-col" }, this.scoreboard(), this.logPanel()),
     );
     if (over && !this.summaryOpen) page.appendChild(this.finalPanel());

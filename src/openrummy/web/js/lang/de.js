@@ -91,6 +91,7 @@ export const de = {
 
   "table.loading": "Lädt…",
   "table.not_found": "Diesen Tisch gibt es nicht.",
+  "table.closed": "Der Gastgeber hat den Tisch geschlossen; das Spiel wurde beendet.",
   "table.watching": "Zuschauer",
   "status.your_turn": "Du bist dran",
   "status.turn_of": "{name} ist dran",

@@ -91,6 +91,7 @@ export const en = {
 
   "table.loading": "Loading…",
   "table.not_found": "There is no such table.",
+  "table.closed": "The host closed this table; the game was stopped.",
   "table.watching": "watching",
   "status.your_turn": "Your turn",
   "status.turn_of": "{name}'s turn",
