@@ -152,9 +152,12 @@ def test_robbers_against_bots_with_joker_swap(server: Server, browser: Any) -> N
     page.wait_for_selector("#create-btn")
     page.fill("#create-name", "Ann")
     page.select_option("#opt-pause", "0.2")
+    page.select_option("#opt-time", "180")
     server.next_seed(ROBBERS_SEED)
     page.click("#create-btn")
     wait_my_turn(page)
+    # The turn timer counts down from the server's deadline.
+    page.wait_for_function("/⏱ [0-3]:\\d\\d/.test(document.querySelector('#turn-timer').innerText)")
     shot(page, "07-robbers-start")
 
     # Turn 1: open with [JK=6S 6H 6D] and [10S 10H JK=10D], keeping the 6S for later.

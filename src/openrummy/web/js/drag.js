@@ -61,7 +61,7 @@ export function enableDrag(root, opts) {
       document.body.classList.add("is-dragging");
       drag = { ids, ghost, over: null };
     }
-    drag.ghost.style.transform = `translate(${ev.clientX - 20}px, ${ev.clientY - 30}px)`;
+    drag.ghost.style.transform = `translate(${ev.clientX - 12}px, ${ev.clientY - 18}px)`;
     const under = document.elementFromPoint(ev.clientX, ev.clientY);
     const target = /** @type {HTMLElement | null} */ (under ? under.closest("[data-drop]") : null);
     if (target !== drag.over) {
@@ -69,6 +69,31 @@ export function enableDrag(root, opts) {
       target?.classList.add("drop-over");
       drag.over = target;
     }
+    showCaret(target, under, ev.clientX);
+  };
+
+  /** A bar where the cards will land among the target's cards. */
+  const caret = document.createElement("div");
+  caret.className = "drop-caret";
+  /** @param {HTMLElement | null} target @param {Element | null} under @param {number} x */
+  const showCaret = (target, under, x) => {
+    const card = /** @type {HTMLElement | null} */ (under ? under.closest("[data-id]") : null);
+    const cards = target ? [...target.querySelectorAll("[data-id]")].filter((c) => !c.classList.contains("dragging")) : [];
+    if (!target || !cards.length) {
+      caret.remove();
+      return;
+    }
+    let ref = cards[cards.length - 1].getBoundingClientRect();
+    let left = ref.right + 2;
+    if (card && target.contains(card)) {
+      const box = card.getBoundingClientRect();
+      ref = box;
+      left = x < box.left + box.width / 2 ? box.left - 4 : box.right + 2;
+    }
+    caret.style.left = `${left}px`;
+    caret.style.top = `${ref.top}px`;
+    caret.style.height = `${ref.height}px`;
+    if (!caret.isConnected) document.body.appendChild(caret);
   };
 
   /** @param {PointerEvent} ev */
@@ -82,6 +107,7 @@ export function enableDrag(root, opts) {
     }
     const d = drag;
     drag = null;
+    caret.remove();
     d.ghost.remove();
     document.body.classList.remove("is-dragging");
     root.querySelectorAll(".dragging").forEach((e) => e.classList.remove("dragging"));
@@ -108,6 +134,7 @@ export function enableDrag(root, opts) {
   };
 
   const cancel = () => {
+    caret.remove();
     if (drag) {
       drag.ghost.remove();
       drag.over?.classList.remove("drop-over");
