@@ -184,6 +184,8 @@ class Store:
         # SQLite has one writer at a time; queueing writers here is cheaper than letting
         # them spin on SQLITE_BUSY.
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+        self._pending: list[tuple[str, ActionRow, dict[str, Any] | None, asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
         if self.is_sqlite:
             sync = sqlite_synchronous.upper()
 
@@ -438,37 +440,86 @@ class Store:
     ) -> None:
         """Write one accepted action; with ``result`` also end the game, atomically.
 
-        Raises :class:`SeqConflict` if ``row.seq`` is taken (another process was first) or the
-        game is no longer running.
+        Returns once the action is committed. Raises :class:`SeqConflict` if ``row.seq`` is
+        taken (another process was first) or the game is no longer running.
+
+        On SQLite, actions of different tables that arrive while a commit is in progress are
+        committed together (group commit): each caller still returns only after its own row
+        is durable, and the database sees one transaction instead of many. PostgreSQL, where
+        several processes race for the same rows, commits each action on its own.
         """
+        if not self.is_sqlite:
+            await self._append_one(table_id, row, result)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, row, result, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush())
+        await future
+
+    async def _flush(self) -> None:
+        """Commit the waiting actions in batches until none is left (SQLite)."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._tx() as conn:
+                    await conn.execute(
+                        insert(action_t), [_action_values(t, row) for t, row, _, _ in batch]
+                    )
+                    for table_id, row, result, _ in batch:
+                        if result is not None:
+                            await self._finish(conn, table_id, row, result)
+            except Exception:
+                # One bad row must not sink the others: commit them one by one instead.
+                for table_id, row, result, future in batch:
+                    try:
+                        await self._append_one(table_id, row, result)
+                    except Exception as e:
+                        if not future.done():
+                            future.set_exception(e)
+                    else:
+                        if not future.done():
+                            future.set_result(None)
+                continue
+            for *_, future in batch:
+                if not future.done():
+                    future.set_result(None)
+
+    async def _append_one(
+        self, table_id: str, row: ActionRow, result: dict[str, Any] | None
+    ) -> None:
         try:
             async with self._tx() as conn:
-                await conn.execute(
-                    insert(action_t).values(
-                        table_id=table_id,
-                        seq=row.seq,
-                        seat=row.seat,
-                        action=row.action,
-                        at=row.at,
-                        accepted=row.accepted,
-                        event=row.event,
-                        actor=row.actor,
-                    )
-                )
-                if result is not None:
-                    res = await conn.execute(
-                        update(game_t)
-                        .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
-                        .values(status="finished", finished_at=row.at, result=result)
-                    )
-                    if res.rowcount != 1:
-                        raise SeqConflict(f"table {table_id}'s game is not running")
-                    await conn.execute(
-                        update(table_t).where(table_t.c.id == table_id).values(status="finished")
-                    )
-                await self._notify(conn, {"t": table_id, "k": "action", "s": row.seq})
+                await self._write(conn, table_id, row, result)
         except IntegrityError as e:
             raise SeqConflict(f"action {row.seq} of table {table_id} is already stored") from e
+
+    async def _write(
+        self,
+        conn: AsyncConnection,
+        table_id: str,
+        row: ActionRow,
+        result: dict[str, Any] | None,
+    ) -> None:
+        await conn.execute(insert(action_t).values(_action_values(table_id, row)))
+        if result is not None:
+            await self._finish(conn, table_id, row, result)
+        await self._notify(conn, {"t": table_id, "k": "action", "s": row.seq})
+
+    async def _finish(
+        self, conn: AsyncConnection, table_id: str, row: ActionRow, result: dict[str, Any]
+    ) -> None:
+        """The game's end, in the transaction of the action that ended it."""
+        res = await conn.execute(
+            update(game_t)
+            .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
+            .values(status="finished", finished_at=row.at, result=result)
+        )
+        if res.rowcount != 1:
+            raise SeqConflict(f"table {table_id}'s game is not running")
+        await conn.execute(
+            update(table_t).where(table_t.c.id == table_id).values(status="finished")
+        )
 
     async def actions(self, table_id: str, *, after: int = 0) -> list[ActionRow]:
         async with self.engine.connect() as conn:
@@ -481,6 +532,19 @@ class Store:
                 ActionRow(r.seq, r.seat, r.action, r.at, bool(r.accepted), r.event, r.actor)
                 for r in rows
             ]
+
+
+def _action_values(table_id: str, row: ActionRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": row.seq,
+        "seat": row.seat,
+        "action": row.action,
+        "at": row.at,
+        "accepted": row.accepted,
+        "event": row.event,
+        "actor": row.actor,
+    }
 
 
 def _upgrade(sync_conn: Connection) -> None:
