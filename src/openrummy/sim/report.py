@@ -41,7 +41,16 @@ def results_table(result: TournamentResult) -> Table:
 
 def tests_table(result: TournamentResult) -> Table:
     table = Table(title="paired over deals: is the first bot stronger?")
-    for col in ("a", "b", "deals", "win-rate difference", "p (paired t)", "p (sign test)"):
+    for col in (
+        "a",
+        "b",
+        "deals",
+        "win-rate difference",
+        "p (paired t)",
+        "p (sign test)",
+        "score difference",
+        "p (score)",
+    ):
         table.add_column(col)
     for t in result.tests():
         table.add_row(
@@ -51,6 +60,8 @@ def tests_table(result: TournamentResult) -> Table:
             f"{100 * t.mean_difference:+.1f} pts",
             f"{t.p_value:.2g}",
             f"{t.sign_p_value:.2g}",
+            f"{t.score_difference:+.1f}",
+            f"{t.score_p_value:.2g}",
         )
     return table
 

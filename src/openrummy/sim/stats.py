@@ -58,6 +58,10 @@ class PairedTest:
     """Two-sided, paired over deals (t statistic, normal approximation)."""
     sign_p_value: float
     """Two-sided exact sign test over the deals where the two differ."""
+    score_difference: float = math.nan
+    """Mean over deals of (a's score − b's score), in the game's own points."""
+    score_p_value: float = math.nan
+    """Two-sided, paired over deals, for the score difference."""
 
     def to_json(self) -> dict[str, float | int | str]:
         return {
@@ -67,6 +71,8 @@ class PairedTest:
             "mean_difference": self.mean_difference,
             "p_value": self.p_value,
             "sign_p_value": self.sign_p_value,
+            "score_difference": self.score_difference,
+            "score_p_value": self.score_p_value,
         }
 
 
@@ -130,20 +136,32 @@ def _sign_test(wins: int, losses: int) -> float:
     return min(1.0, 2.0 * tail)
 
 
+def _paired(diffs: Sequence[float]) -> tuple[float, float]:
+    """Mean difference and its two-sided p-value (paired t statistic, normal approximation)."""
+    n = len(diffs)
+    if n == 0:
+        return math.nan, math.nan
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.nan
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    p = (1.0 if mean == 0 else 0.0) if var == 0 else _normal_two_sided(mean / math.sqrt(var / n))
+    return mean, p
+
+
 def paired_test(results: Sequence[GameResult], a: str, b: str) -> PairedTest:
-    """Is ``a`` stronger than ``b``? Paired over the deals both played."""
+    """Is ``a`` stronger than ``b``? Paired over the deals both played, on the win rate and on
+    the score."""
     wa, wb = per_deal(results, a, "win"), per_deal(results, b, "win")
     deals = sorted(set(wa) & set(wb))
     diffs = [wa[d] - wb[d] for d in deals]
-    n = len(diffs)
-    if n < 2:
-        return PairedTest(a, b, n, diffs[0] if diffs else math.nan, math.nan, math.nan)
-    mean = sum(diffs) / n
-    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-    p = (1.0 if mean == 0 else 0.0) if var == 0 else _normal_two_sided(mean / math.sqrt(var / n))
+    mean, p = _paired(diffs)
+    sa, sb = per_deal(results, a, "score"), per_deal(results, b, "score")
+    score_mean, score_p = _paired([sa[d] - sb[d] for d in deals if d in sa and d in sb])
     plus = sum(1 for x in diffs if x > 0)
     minus = sum(1 for x in diffs if x < 0)
-    return PairedTest(a, b, n, mean, p, _sign_test(plus, minus))
+    sign = _sign_test(plus, minus) if len(diffs) >= 2 else math.nan
+    return PairedTest(a, b, len(diffs), mean, p, sign, score_mean, score_p)
 
 
 def rate(
