@@ -29,7 +29,7 @@ import websockets
 from openrummy.server.app import create_app
 from openrummy.server.settings import Settings
 
-HANG_GUARD = 10.0
+HANG_GUARD = 60.0
 
 
 @pytest.fixture

@@ -101,7 +101,9 @@ async def test_a_disconnected_player_is_replaced_after_the_grace_and_comes_back(
 
 async def test_leaving_a_running_game_lets_a_stand_in_finish_it(server):
     made = await server.create(
-        preset="robbers_s003", match_format="SINGLE_ROUND", seats=[{}, {"kind": "bot"}]
+        preset="robbers_s003",
+        match_format="SINGLE_ROUND",
+        seats=[{}, {"kind": "bot", "bot": "simple"}],
     )
     tid = made["table"]["id"]
     a = await server.join(tid, "Ann")
