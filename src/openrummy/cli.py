@@ -427,6 +427,36 @@ def simulate(
 
 
 @app.command()
+def solve(
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="JSON lines, one table position per line (default: standard input)."),
+    ] = None,
+    pretty: Annotated[
+        bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
+    ] = False,
+) -> None:
+    """Best play for Robbers' Rummy / Rummikub positions: most cards, then value (JSON lines).
+
+    Example line: {"game": "robbers", "table": [["4S","5S","6S","7S"]], "hand": ["3S","4H"]}.
+    Exits 1 if any line was answered with an error.
+    """
+    from openrummy.solve.jsonl import solve_lines
+
+    stream = file.open(encoding="utf-8") if file is not None else sys.stdin
+    failed = False
+    try:
+        for out in solve_lines(stream, pretty=pretty):
+            failed = failed or out.startswith('{"error"') or ": error: " in out
+            typer.echo(out)
+    finally:
+        if file is not None:
+            stream.close()
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
 def arrange(
     file: Annotated[
         Path | None,

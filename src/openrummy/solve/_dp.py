@@ -37,8 +37,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
+from typing import Any
 
-__all__ = ["CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
+__all__ = ["BudgetExceeded", "CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
 
 NEG = -(1 << 60)
 
@@ -81,6 +82,10 @@ class CoreProblem:
     hand_jokers: int
     weight: tuple[tuple[int, ...], ...]
     joker_weight: int
+
+
+class BudgetExceeded(Exception):
+    """The search looked at more states than it was allowed (see ``solve_core``)."""
 
 
 @dataclass(slots=True)
@@ -189,7 +194,8 @@ class _Search:
         self.tags = (
             (False,) if spec.open_mode == OPEN_NONE else (True,) if spec.open_all else (False, True)
         )
-        self.memo: dict[tuple[object, ...], list[object]] = {}
+        self.memo: dict[tuple[object, ...], list[Any]] = {}
+        self.budget = 1 << 62
         # suffix upper bound on the weight of hand naturals from (position, suit) on
         n = len(order)
         self.suffix = [[0] * 5 for _ in range(n + 1)]
@@ -515,7 +521,7 @@ class _Search:
         nsets: tuple[int, ...],
         osets: tuple[int, ...],
         need: int,
-    ) -> list[object]:
+    ) -> list[Any]:
         """Can the rest add at least ``need``? Returns the memo entry [lo, hi, choice].
 
         ``lo``/``hi`` bound the best completion of this state; ``lo >= need`` means yes
@@ -526,6 +532,8 @@ class _Search:
         key = (pos, suit, runs, req, j, jo, val, done, nsets, osets)
         ent = self.memo.get(key)
         if ent is None:
+            if len(self.memo) >= self.budget:
+                raise BudgetExceeded
             if pos == len(self.order):
                 v = self.finish(runs, req, j, jo, val, done)
                 ent = [v, v, None]
@@ -533,7 +541,6 @@ class _Search:
                 ent = [NEG, self.node_ub(pos, suit, j), None]
             self.memo[key] = ent
         lo, hi = ent[0], ent[1]
-        assert isinstance(lo, int) and isinstance(hi, int)
         if lo >= need or hi < need:
             return ent
         spec = self.s
@@ -545,19 +552,28 @@ class _Search:
             w = self.p.weight[suit][r]
             # an opening run may start when none is open, and none has been made yet
             # (or one is owed to a debt that came round the K-A corner)
-            open_free = not any(lab & _TAG for rs in runs for lab in rs) and (
-                not done or any(lab & _TAG for rq in req for lab in rq)
+            open_free = spec.open_mode != OPEN_RUN or (
+                not any(lab & _TAG for rs in runs for lab in rs)
+                and (not done or any(lab & _TAG for rq in req for lab in rq))
             )
             nxt_ub = self.suffix[pos][suit + 1]
+            jt = self.jt
+            jw = self.p.joker_weight
+            track_open = spec.open_mode == OPEN_POINTS
             for mv in self.moves(
                 runs[suit], t, h, self.jmax - j, self.jh - jo, pos, open_free, suit
             ):
-                gain = (mv.used - t) * w + self.joker_gain(j, mv.jokers)
                 nj = j + mv.jokers
-                cub = nxt_ub + (self.jmax - max(nj, self.jt)) * self.p.joker_weight
+                gain = (mv.used - t) * w
+                if mv.jokers:
+                    gain += self.joker_gain(j, mv.jokers)
+                cub = nxt_ub + (self.jmax - (nj if nj > jt else jt)) * jw
                 if cub + gain < need:
+                    # The joker terms of cub + gain cancel out, so it falls with the
+                    # hand cards a move uses; moves come most cards first: none of the
+                    # rest can reach need either.
                     best_hi = max(best_hi, cub + gain)
-                    continue
+                    break
                 nval = val
                 if spec.open_mode == OPEN_POINTS:
                     nval = min(spec.threshold, val + self.run_value(r, mv))
@@ -571,8 +587,8 @@ class _Search:
                     )
                 # set feasibility does not depend on which suit is which: keep the
                 # partial vectors sorted so that equal profiles share one state
-                nn = tuple(sorted((*nsets, mv.set_nat)))
-                no = tuple(sorted((*osets, mv.open_set_nat)))
+                nn = (0, *nsets) if mv.set_nat == 0 else tuple(sorted((*nsets, mv.set_nat)))
+                no = tuple(sorted((*osets, mv.open_set_nat))) if track_open else osets
                 sub = self.test(
                     pos,
                     suit + 1,
@@ -587,7 +603,6 @@ class _Search:
                     need - gain,
                 )
                 slo, shi = sub[0], sub[1]
-                assert isinstance(slo, int) and isinstance(shi, int)
                 if slo > NEG and slo + gain >= need:
                     ent[0] = slo + gain
                     ent[2] = mv
@@ -597,8 +612,14 @@ class _Search:
         else:
             kleft = self.jmax - j
             ko_left = self.jh - jo
+            open_sets = spec.open_mode == OPEN_POINTS
             for k in _set_jokers(nsets, kleft, self.M_real, spec.set_max):
-                for ko in _set_jokers(osets, min(kleft - k, ko_left), self.M_real, spec.set_max):
+                kos = (
+                    _set_jokers(osets, min(kleft - k, ko_left), self.M_real, spec.set_max)
+                    if open_sets
+                    else (0,)
+                )
+                for ko in kos:
                     gain = self.joker_gain(j, k + ko)
                     nval = val
                     if spec.open_mode == OPEN_POINTS:
@@ -607,7 +628,6 @@ class _Search:
                         pos + 1, 0, runs, req, j + k + ko, jo + ko, nval, done, (), (), need - gain
                     )
                     slo, shi = sub[0], sub[1]
-                    assert isinstance(slo, int) and isinstance(shi, int)
                     if slo > NEG and slo + gain >= need:
                         ent[0] = slo + gain
                         ent[2] = (k, ko)
@@ -702,14 +722,19 @@ def solve_core(
     want_melds: bool = True,
     lower: int = NEG,
     target: int | None = None,
+    budget: int | None = None,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
 
     ``lower`` is a score known to be reachable (NEG if none is known); it only speeds up
-    the search.
+    the search. With ``target``, only "is ``target`` reachable?" is answered (score NEG
+    if not). ``budget`` caps the number of states; past it :class:`BudgetExceeded` is
+    raised (used by tie-breaks that may give up, never by the optimum itself).
     """
     order = _orders(spec)
     search = _Search(prob, spec, order)
+    if budget is not None:
+        search.budget = budget
     if sys.getrecursionlimit() < 10000:
         sys.setrecursionlimit(10000)
     start: tuple[tuple[int, ...], ...] = ((), (), (), ())
@@ -819,7 +844,7 @@ def _rebuild(
             act_n = (*act_n, mv.set_nat)
             act_o = (*act_o, mv.open_set_nat)
             nsets = tuple(sorted(act_n))
-            osets = tuple(sorted(act_o))
+            osets = tuple(sorted(act_o)) if spec.open_mode == OPEN_POINTS else ()
         key = (pos, 4, runs, req, j, jo, val, done, nsets, osets)
         ch = search.memo[key][2]
         assert isinstance(ch, tuple)

@@ -171,7 +171,10 @@ def explain_steps(
     todo = [k for k in after_left if k in base_of]
     while todo:
         pending = {i for k2 in todo for i, _c in takes[k2] if i != base_of[k2]}
-        pick = next((k for k in todo if base_of[k] not in pending), todo[0])
+        # melds that only lose cards go last (what is left of them is then final)
+        ready = [k for k in todo if base_of[k] not in pending]
+        busy = [k for k in ready if takes[k] or hand[k]]
+        pick = (busy or ready or todo)[0]
         todo.remove(pick)
         base = base_of[pick]
         tk = tuple((i, tuple(c)) for i, c in takes[pick])
@@ -295,8 +298,9 @@ def _replay_one(work: list[list[MeldItem]], st: Step) -> list[list[MeldItem]]:
     taken: list[Card] = []
     for i, cards in st.takes:
         for c in cards:
-            for pos, it in enumerate(new[i]):
-                if it.card == c:
+            # from the end: a meld already rebuilt keeps its leftovers after its new items
+            for pos in range(len(new[i]) - 1, -1, -1):
+                if new[i][pos].card == c:
                     del new[i][pos]
                     break
             else:

@@ -44,11 +44,15 @@ from openrummy.solve._dp import (
     OPEN_POINTS,
     OPEN_RUN,
     WRAP,
+    BudgetExceeded,
     CoreProblem,
     CoreResult,
     CoreSpec,
     solve_core,
 )
+
+KEEP_BUDGET = 1500
+"""States one "can these melds stay?" question of the tie-break may look at (step 3)."""
 
 __all__ = ["Play", "arrange", "best_play", "can_arrange", "table_cards"]
 
@@ -180,6 +184,53 @@ class _Solver:
         )
         self.jw = self.big + rules.penalty_value(JOKER)
 
+    def usable_hand(self, t: list[list[int]], tj: int) -> list[list[int]]:
+        """Hand counts without the cards that no meld could ever use.
+
+        A card is kept if some set at its rank or some run window through it could be
+        completed from the table, the rest of the hand and the jokers. Dropping a card
+        can strand another, so this repeats until nothing changes. It only tightens the
+        search's bound: a dropped card would have stayed in the hand anyway.
+        """
+        spec = self.spec
+        jm = tj + self.hj
+        h = [row[:] for row in self.h]
+        L, M = spec.min_len, spec.min_nat
+        cyc = spec.ace == WRAP
+        changed = True
+        while changed:
+            changed = False
+            av = [[t[s][r] + h[s][r] for r in range(13)] for s in range(4)]
+            for s in range(4):
+                for r in range(13):
+                    if h[s][r] == 0:
+                        continue
+                    others = sum(1 for x in range(4) if x != s and av[x][r] > 0)
+                    ok = spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M
+                    if not ok:
+                        ok = self._run_through(av[s], r, L, M, jm, cyc)
+                    if not ok:
+                        h[s][r] = 0
+                        changed = True
+        return h
+
+    def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
+        # positions 0..13 where 13 is the ace high (HIGH_OR_LOW) or the ace again (cycle)
+        spec = self.spec
+        span = 13 if spec.ace == LOW else 14
+        ranks = list(range(13)) + ([0] if span == 14 else [])
+        for start in range(span - L + 1 if not cyc else 13):
+            idx = [(start + k) % 13 if cyc else start + k for k in range(L)]
+            if not cyc and idx[-1] >= span:
+                continue
+            rs = [ranks[i] for i in idx]
+            if r not in rs:
+                continue
+            nat = sum(1 for x in rs if row[x] > 0)
+            if L - nat <= jm and nat >= M:
+                return True
+        return False
+
     def solve(
         self,
         table: Sequence[Card],
@@ -187,17 +238,20 @@ class _Solver:
         melds: bool,
         lower: int = NEG,
         target: int | None = None,
+        budget: int | None = None,
     ) -> CoreResult:
         t, tj = _counts(table)
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
-            hand=tuple(tuple(x) for x in self.h),
+            hand=tuple(tuple(x) for x in self.usable_hand(t, tj)),
             table_jokers=tj,
             hand_jokers=self.hj,
             weight=self.weight,
             joker_weight=self.jw,
         )
-        return solve_core(prob, self.spec, want_melds=melds, lower=lower, target=target)
+        return solve_core(
+            prob, self.spec, want_melds=melds, lower=lower, target=target, budget=budget
+        )
 
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""
@@ -399,7 +453,11 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
     def feasible(idx: list[int]) -> bool:
         gone = set(idx)
         rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
-        return solver.solve(rest, melds=False, target=target).score >= target
+        try:
+            res = solver.solve(rest, melds=False, target=target, budget=KEEP_BUDGET)
+        except BudgetExceeded:
+            return False  # unknown: do not keep (the tie-break is best-effort)
+        return res.score >= target
 
     def visit(group: list[int]) -> None:
         if not group:

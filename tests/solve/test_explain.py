@@ -1,0 +1,89 @@
+"""Explanations: the steps, followed from the old table, give exactly the new one."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from conftest import random_position
+
+from openrummy import Meld, find_preset, parse_cards
+from openrummy.melds import MeldRules
+from openrummy.solve import apply_steps, best_play, explain, explain_steps
+from openrummy.solve.explain import StepKind
+
+
+def same_table(a: list[Meld], b: list[Meld], rules: MeldRules) -> bool:
+    return Counter(str(m.normalized(rules)) for m in a) == Counter(
+        str(m.normalized(rules)) for m in b
+    )
+
+
+def test_issue_example_in_both_languages() -> None:
+    before = [Meld.parse("[4S 5S 6S 7S]")]
+    after = [Meld.parse("[5S 6S 7S]"), Meld.parse("[4S 4H 4D]")]
+    assert explain(before, after) == [
+        "1. Split: take 4♠ from [4♠ 5♠ 6♠ 7♠]; lay 4♠ 4♥ 4♦ as a new set"
+    ]
+    assert explain(before, after, lang="de") == [
+        "1. Splitten: nimm 4♠ aus [4♠ 5♠ 6♠ 7♠]; lege 4♠ 4♥ 4♦ als neuen Satz aus"
+    ]
+
+
+def test_vocabulary() -> None:
+    mr = find_preset("robbers").meld_rules
+    cases = [
+        (["[5H 6H 7H]"], ["[5H 6H 7H 8H]"], StepKind.ADD),
+        ([], ["[5H 6H 7H]"], StepKind.NEW_MELD),
+        (["[7S 7H 7D]"], ["[7S 7H 7C]", "[5D 6D 7D]"], StepKind.SPLIT),
+        (
+            ["[3C 4C 5C 6C]", "[9C 10C JC]"],
+            ["[3C 4C 5C]", "[6C 7C 8C 9C 10C JC]"],
+            StepKind.COMBINE,
+        ),
+        (["[7C JK=7D 7H]"], ["[7C 7D 7H]", "[JK=2C 3C 4C]"], StepKind.SWAP_JOKER),
+    ]
+    for before, after, kind in cases:
+        b = [Meld.parse(x) for x in before]
+        a = [Meld.parse(x) for x in after]
+        steps = explain_steps(b, a, mr)
+        assert kind in {s.kind for s in steps}, (before, after, steps)
+        assert same_table(apply_steps(b, steps), a, mr)
+    de = explain([Meld.parse("[5H 6H 7H]")], [Meld.parse("[5H 6H 7H 8H]")], lang="de")
+    assert de == ["1. Anfügen: lege 8♥ an [5♥ 6♥ 7♥] an: [5♥ 6♥ 7♥ 8♥]"]
+
+
+def test_unchanged_table_needs_no_steps() -> None:
+    t = [Meld.parse("[5H 6H 7H]"), Meld.parse("[9S 9H 9D]")]
+    assert explain(t, list(reversed(t))) == []
+
+
+def test_unknown_language() -> None:
+    with pytest.raises(ValueError, match="language"):
+        explain([], [], lang="fr")
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_steps_reproduce_the_solver_answer(chunk: int) -> None:
+    for seed in range(10_000 + chunk * 40, 10_000 + (chunk + 1) * 40):
+        p = random_position(seed)
+        play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        mr = p.rules.meld_rules
+        before, after = list(play.before), list(play.table)
+        steps = explain_steps(before, after, mr)
+        assert same_table(apply_steps(before, steps), after, mr), p.label
+        # every card a step adds from the hand was placed, and all placed cards are used
+        from_hand = Counter(c for s in steps for c in s.from_hand)
+        assert from_hand == Counter(play.placed), p.label
+        for lang in ("en", "de"):
+            lines = explain(before, after, lang=lang, rules=mr)
+            assert len(lines) == len(steps)
+            assert all(line.startswith(f"{i}. ") for i, line in enumerate(lines, 1))
+
+
+def test_s000_example_with_joker() -> None:
+    rules = find_preset("robbers")
+    before = [Meld.parse("[4S 5S 6S 7S]")]
+    play = best_play(rules, before, parse_cards("3S 4H 4D JK"))
+    lines = explain(before, list(play.table))
+    assert lines and all("🃏" in " ".join(lines) for _ in [0])
