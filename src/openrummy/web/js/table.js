@@ -41,6 +41,9 @@ export class TableContext {
     /** @type {string | null} */ this.failure = null;
     this.timer = setInterval(() => this.tick(), 500);
     /** @type {any} */ this.later = null;
+    this.ticks = 0;
+    /** @type {string | null} */ this.draftName = null;
+    this.polling = false;
     onLangChange(() => this.render());
   }
 
@@ -184,7 +187,25 @@ export class TableContext {
     });
   }
 
+  /** While seats fill, look at the table now and then too: a join may cross our hello. */
+  async pollWaiting() {
+    if (this.closed || this.table?.status !== "open" || this.polling) return;
+    this.polling = true;
+    try {
+      const info = await api("GET", `/api/tables/${this.id}`);
+      if (JSON.stringify(info) !== JSON.stringify(this.table) && this.table?.status === "open") {
+        this.table = info;
+        if (info.status !== "open") this.ws?.send(JSON.stringify({ type: "sync" }));
+        this.render();
+      }
+    } catch {
+      /* the next look will do */
+    }
+    this.polling = false;
+  }
+
   tick() {
+    if (++this.ticks % 4 === 0) this.pollWaiting();
     const el = document.getElementById("turn-timer");
     if (!el) return;
     if (this.deadline === null || !this.view || this.view.match?.outcome) {
@@ -224,7 +245,19 @@ export class TableContext {
     const link = `${location.origin}/#/t/${this.id}`;
     const free = this.table.seats.filter((/** @type {any} */ s) => s.kind === "human" && !s.taken);
     const seated = k.token && k.seat !== undefined && k.seat !== null;
-    const nameInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-name", value: playerName(), maxlength: 32, placeholder: t("lobby.your_name") }));
+    // What is typed survives a re-render (a seat may be taken while one types).
+    const nameInput = /** @type {HTMLInputElement} */ (
+      h("input", {
+        id: "join-name",
+        "data-key": "join-name",
+        value: this.draftName ?? playerName(),
+        maxlength: 32,
+        placeholder: t("lobby.your_name"),
+        oninput: (/** @type {any} */ e) => {
+          this.draftName = e.target.value;
+        },
+      })
+    );
     return h(
       "div",
       { class: "panel waiting" },
