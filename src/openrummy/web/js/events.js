@@ -93,7 +93,22 @@ const REASONS_DE = /** @type {[RegExp, string][]} */ ([
   [/^a retrieved joker must go into (.*) this turn$/, "ein getauschter Joker muss in diesem Zug in $1"],
   [/^the opening is worth (\d+); it needs (\d+).*$/, "die Eröffnung ist $1 wert; nötig sind $2"],
   [/^(.*) is not a meld: (.*)$/, "$1 ist keine Kombination: $2"],
+  [/^the melds from your hand are worth (\d+)$/, "die Figuren aus deiner Hand sind $1 Punkte wert"],
+  [/^the opening needs (\d+)$/, "die Eröffnung braucht $1"],
+  [/^you place (\d+) × (.*) but hold (\d+)$/, "du legst $1 × $2, hast aber nur $3"],
+  [/^(.*) is not in your hand$/, "$1 ist nicht auf deiner Hand"],
+  [/^on your opening turn the table must stay as it was \((.*) was changed\)$/, "im Eröffnungszug bleibt der Tisch, wie er war ($1 wurde verändert)"],
+  [/^lay only melds from your hand$/, "lege nur Figuren aus deiner Hand aus"],
+  [/^your opening must include a run of at least (\d+) cards from your hand$/, "deine Eröffnung braucht eine Reihe von mindestens $1 Karten aus der Hand"],
+  [/^cards added to other players' melds must come from your hand$/, "Karten an fremden Figuren müssen aus deiner Hand kommen"],
+  [/^the groups must show exactly your cards without the finish card: (.*)$/, "die Gruppen müssen genau deine Karten ohne die Schlusskarte zeigen: $1"],
   [/^not a valid declaration$/, "keine gültige Meldung"],
+  [/^no pure sequence \(a sequence without wild cards is required\)$/, "keine reine Sequenz (eine Sequenz ohne Joker ist Pflicht)"],
+  [/^only (\d+) pure sequences \((\d+) needed\)$/, "nur $1 reine Sequenzen ($2 nötig)"],
+  [/^only (\d+) sequences? \((\d+) needed, one pure\)$/, "nur $1 Sequenz(en) ($2 nötig, eine davon rein)"],
+  [/^only (\d+) sets? \((\d+) needed\)$/, "nur $1 Satz/Sätze ($2 nötig)"],
+  [/^the groups cannot be read so as to meet the requirement$/, "die Gruppen erfüllen die Bedingung nicht"],
+  [/^no grouping of these cards meets the requirement$/, "keine Gruppierung dieser Karten erfüllt die Bedingung"],
 ]);
 
 /**

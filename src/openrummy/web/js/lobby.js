@@ -172,7 +172,7 @@ function createForm(presets) {
       ),
       h(
         "details",
-        { class: "options", open: true },
+        { class: "options", open: window.innerWidth > 760 },
         h("summary", null, t("lobby.options")),
         field("opt-format", t("lobby.format"), h("select", { id: "opt-format" }, fmts.map((f) => h("option", { value: f, selected: f === o["match.format"] }, t(`format.${f}`))))),
         fam === "manipulation"
