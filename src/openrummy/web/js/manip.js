@@ -112,7 +112,9 @@ export class ManipBoard {
     const sameRound = this.start.hand.length > 0 && this.round === view.match?.round;
     this.round = view.match?.round;
     for (const card of pool) hand.push(this.handItem(card, sameRound));
-    this.start = { melds: this.tableFromView(view), hand };
+    const melds = this.tableFromView(view);
+    if (sameRound) markNew(this.start.melds, melds);
+    this.start = { melds, hand };
     this.reset(false);
     if (this.canPlay) this.scheduleCheck();
   }
@@ -575,6 +577,23 @@ export class ManipBoard {
         this.hand.map((it) => this.cardFor(it, playing)),
       ),
     );
+  }
+}
+
+/**
+ * Flag the table cards that the last play added (as `fresh`), so a player sees what changed.
+ * @param {WorkMeld[]} before @param {WorkMeld[]} after
+ */
+function markNew(before, after) {
+  /** @type {Map<string, number>} */
+  const had = new Map();
+  for (const m of before) for (const i of m.items) had.set(i.card, (had.get(i.card) || 0) + 1);
+  for (const m of after) {
+    for (const i of m.items) {
+      const n = had.get(i.card) || 0;
+      if (n > 0) had.set(i.card, n - 1);
+      else /** @type {any} */ (i).fresh = true;
+    }
   }
 }
 
