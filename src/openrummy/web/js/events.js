@@ -5,7 +5,7 @@
  * the action, and translates the engine's reasons where it knows them.
  */
 import { cardLabel, prettyCards } from "./cards.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, t, tn } from "./i18n.js";
 
 /**
  * @typedef {{seq: number, seat: number, actor: string, action: string, text: string, accepted: boolean, at: number}} GameEvent
@@ -38,22 +38,22 @@ export function eventText(ev, names, family) {
   else if (a === "abandon" || a === "timeout") {
     out = t(a === "timeout" ? "ev.timeout" : "ev.abandon", { name });
     const n = num(/drew (\d+) as a penalty/);
-    if (!ev.accepted && n) out += " " + t("ev.penalty", { n });
+    if (!ev.accepted && n) out += " " + tn("ev.penalty", n);
   } else if (a === "drop") {
     const m = /\((first|middle) drop, (\d+)\)/.exec(txt);
     out = t(m && m[1] === "middle" ? "ev.drop_middle" : "ev.drop_first", { name, points: m ? m[2] : "" });
   } else if (a.startsWith("play")) {
     if (ev.accepted) {
-      out = t("ev.play", { name, n: num(/placed (\d+) card/) });
+      out = tn("ev.play", num(/placed (\d+) card/), { name });
       const opened = num(/opened with (\d+)/);
       if (opened) out += " " + t("ev.opened", { value: opened });
       const jokers = num(/retrieving (\d+) joker/);
-      if (jokers) out += " " + t("ev.retrieved", { n: jokers });
+      if (jokers) out += " " + tn("ev.retrieved", jokers);
       if (/went out/.test(txt)) out += " " + t("ev.out");
     } else {
       const m = /play failed \((.*)\); drew (\d+) as a penalty/.exec(txt);
       out = t("ev.play_failed", { name, reason: m ? reasonText(m[1]) : "" });
-      if (m) out += " " + t("ev.penalty", { n: Number(m[2]) });
+      if (m) out += " " + tn("ev.penalty", Number(m[2]));
     }
   } else if (a.startsWith("declare")) {
     if (ev.accepted) out = t("ev.declared", { name });
