@@ -195,7 +195,9 @@ def test_robbers_against_bots_with_joker_swap(server: Server, browser: Any) -> N
     page.wait_for_selector("#hand .card.joker.retrieved")
     shot(page, "09-robbers-joker-swapped")
     page.click("#done-btn")
-    page.wait_for_function("document.querySelector('#game-log').innerText.includes('and took a joker')")
+    page.wait_for_function(
+        "document.querySelector('#game-log').innerText.includes('and took a joker')"
+    )
 
     # Turn 3: the hint, or a draw when there is nothing to place.
     wait_my_turn(page)
