@@ -163,7 +163,7 @@ async def run_level(
 ) -> Stats:
     stats = Stats()
     ready = asyncio.Barrier(tables + 1)
-    limits = httpx.Limits(max_connections=50)
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         loops = [
             asyncio.create_task(table_loop(http, url, stats, think, ready)) for _ in range(tables)

@@ -48,7 +48,13 @@ class Api:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.http = httpx.AsyncClient(base_url=url, timeout=HANG_GUARD)
+        # No keep-alive: a pooled connection that the server is closing for idleness at the
+        # moment of reuse fails with ReadError on a busy machine; localhost connects are cheap.
+        self.http = httpx.AsyncClient(
+            base_url=url,
+            timeout=HANG_GUARD,
+            limits=httpx.Limits(max_keepalive_connections=0),
+        )
 
     def ws_url(self, table_id: str) -> str:
         return self.url.replace("http://", "ws://") + f"/ws/tables/{table_id}"

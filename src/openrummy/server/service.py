@@ -944,7 +944,6 @@ class TableService:
             view = live.match.view(seat, now=self.clock())
             standin = live.row.seats[seat].kind != "bot"
             actor = "standin" if standin else "bot"
-            bot = self._bot(live, seat)
         legal = [str(w) for w in view.get("legal") or ()]
         first = away_policy(live.row.family).first_action if standin else None
         texts: list[str] = []
@@ -952,6 +951,9 @@ class TableService:
             texts.append(first)
         else:
             try:
+                # A worker thread, so a bot that thinks long never stalls the other tables'
+                # messages (a CPU-heavy bot still shares the interpreter with them).
+                bot = self._bot(live, seat)
                 texts.append(str(await asyncio.to_thread(bot.choose, view)))
             except Exception:
                 log.exception("table %s: bot of seat %d failed to choose", live.id, seat)
