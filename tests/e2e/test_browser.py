@@ -199,9 +199,9 @@ def test_robbers_against_bots_with_joker_swap(server: Server, browser: Any) -> N
         "document.querySelector('#game-log').innerText.includes('and took a joker')"
     )
 
-    # Turn 3: the hint, or a draw when there is nothing to place.
+    # Turn 3: the hint (by its key), or a draw when there is nothing to place.
     wait_my_turn(page)
-    page.click("#hint-btn")
+    page.keyboard.press("h")
     page.wait_for_selector("#hint-panel")
     if page.locator("#apply-hint").count():
         page.click("#apply-hint")

@@ -35,9 +35,21 @@ export class IndianBoard {
       onDrop: (ids, target, before) => this.move(ids, target, before),
     });
     const keys = enableKeys(ctx.root, (id) => this.tap(id), (target) => this.sel.size && this.move([...this.sel], target, null));
+    // Letters for the buttons: d draw, a auto-arrange (not while typing).
+    const letters = (/** @type {KeyboardEvent} */ ev) => {
+      const tag = /** @type {HTMLElement} */ (ev.target).tagName;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || tag === "INPUT" || tag === "SELECT" || document.querySelector(".modal")) return;
+      if (ev.key === "Escape" && this.sel.size) {
+        this.sel.clear();
+        this.ctx.render();
+      } else if (ev.key === "a" && this.ctx.view?.hand) this.autoArrange();
+      else if (ev.key === "d" && this.ctx.myTurn && this.ctx.view.legal.includes("draw")) this.act("draw");
+    };
+    document.addEventListener("keydown", letters);
     this.detach = () => {
       drag();
       keys();
+      document.removeEventListener("keydown", letters);
     };
   }
 

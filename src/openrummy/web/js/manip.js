@@ -60,13 +60,22 @@ export class ManipBoard {
       if (ev.key === "Escape" && this.sel.size) {
         this.sel.clear();
         this.ctx.render();
+        return;
       }
+      // Letters for the buttons: h hint, r reset, d draw (not while typing).
+      const tag = /** @type {HTMLElement} */ (ev.target).tagName;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+      if (!this.ctx.myTurn || document.querySelector(".modal")) return;
+      const legal = this.ctx.view.legal || [];
+      if (ev.key === "h" && this.canPlay) this.askHint();
+      else if (ev.key === "r" && this.canPlay) this.reset();
+      else if (ev.key === "d" && legal.includes("draw")) this.act("draw");
     };
-    root.addEventListener("keydown", esc);
+    document.addEventListener("keydown", esc);
     this.detach = () => {
       drag();
       keys();
-      root.removeEventListener("keydown", esc);
+      document.removeEventListener("keydown", esc);
     };
   }
 
