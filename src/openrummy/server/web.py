@@ -51,6 +51,11 @@ def web_dir() -> Path:
     return Path(str(resources.files("openrummy") / "web"))
 
 
+MAX_OPEN_JOKERS = 2
+"""Jokers without a stated identity that one meld may hold when the server looks for the
+identities that fit (the search grows with the number of candidates to that power)."""
+
+
 class _NoCacheStatic(StaticFiles):
     """Static files that the browser revalidates each time (ETag), so an upgrade is seen."""
 
@@ -70,7 +75,7 @@ class _Strict(BaseModel):
 class CheckRequest(_Strict):
     """A proposed table: melds in notation (``[5H 6H JK]``: a joker may be left open)."""
 
-    table: list[str] = Field(max_length=200)
+    table: list[Annotated[str, Field(max_length=400)]] = Field(max_length=120)
     hand_only: list[bool] | None = Field(
         default=None, description="Per meld: made only of cards from the hand (opening melds)."
     )
@@ -187,7 +192,13 @@ def check_table(
         if meld.jokers and meld.check(mr) is not None:
             # The stated identities no longer fit (cards were added or moved): find new ones.
             meld = Meld(tuple(MeldItem(it.card, None) if it.card.is_joker else it for it in meld))
-        if any(it.represents is None for it in meld.items):
+        open_jokers = sum(1 for it in meld.items if it.represents is None)
+        if open_jokers > MAX_OPEN_JOKERS or (open_jokers and open_jokers == len(meld)):
+            # Too many ways to try (each open joker multiplies them): the player says.
+            entry["reason"] = "choose what the joker stands for"
+            complete = False
+            continue
+        if open_jokers:
             options = meld.assignments(mr)
             if len(options) == 1:
                 meld = options[0]
