@@ -124,7 +124,7 @@ def test_check_and_hint_for_a_seated_player(server: Server) -> None:
     assert res["checked"] and not res["ok"]
     assert any(v["code"] == "C5" for v in res["violations"]), res
     # Identities are not searched for too many open jokers: the player states them.
-    res = post(server, path, {"table": ["[JK JK JK JK JK JK]", "[5S JK JK JK]"]}, token).json()
+    res = post(server, path, {"table": ["[JK JK JK JK JK JK]", "[5S JK JK JK JK]"]}, token).json()
     assert [m["reason"] for m in res["melds"]] == ["choose what the joker stands for"] * 2
     # An invalid meld and its reason.
     res = post(server, path, {"table": ["[6H 6D]"]}, token).json()

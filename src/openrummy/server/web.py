@@ -51,7 +51,7 @@ def web_dir() -> Path:
     return Path(str(resources.files("openrummy") / "web"))
 
 
-MAX_OPEN_JOKERS = 2
+MAX_OPEN_JOKERS = 3
 """Jokers without a stated identity that one meld may hold when the server looks for the
 identities that fit (the search grows with the number of candidates to that power)."""
 
