@@ -129,6 +129,13 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
     shot(opener, "05-rummikub-hint")
     opener.click("#apply-hint")
     opener.wait_for_selector(".meld.valid")
+    # Split the grown meld between two cards: both halves are too short; the hint again.
+    opener.locator(".table-melds .meld").first.locator("button.split").nth(1).click()
+    opener.wait_for_function("document.querySelectorAll('.meld.invalid').length === 2")
+    shot(opener, "05a-rummikub-split")
+    opener.keyboard.press("h")
+    opener.click("#apply-hint")
+    opener.wait_for_selector(".meld.valid")
     opener.click("#done-btn")
     placed = follow.count
     other.wait_for_function(

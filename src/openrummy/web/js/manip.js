@@ -299,6 +299,20 @@ export class ManipBoard {
     this.ctx.render();
   }
 
+  /**
+   * Split a meld before its `at`-th card: the tail becomes a meld of its own.
+   * @param {WorkMeld} m @param {number} at
+   */
+  split(m, at) {
+    const k = this.melds.indexOf(m);
+    if (k < 0 || at <= 0 || at >= m.items.length) return;
+    const tail = m.items.splice(at);
+    this.melds.splice(k + 1, 0, { id: this.newId("n"), items: tail });
+    this.sel.clear();
+    this.hint = null;
+    this.changed();
+  }
+
   /** @param {number} k @param {string} meld */
   chooseIdentity(k, meld) {
     adopt(this.melds[k], meld);
@@ -470,7 +484,15 @@ export class ManipBoard {
         badge = h("span", { class: "badge ok" }, `✓ ${kind}`, e.opening && this.check.opening.required ? ` · ${e.value}` : "");
       } else badge = h("span", { class: "badge bad", role: "status" }, "✗ ", reasonText(e.reason || ""));
     }
-    const cards = m.items.map((it) => this.cardFor(it, playing));
+    /** @type {HTMLElement[]} */
+    const cards = [];
+    m.items.forEach((it, i) => {
+      if (playing && i > 0 && m.items.length >= 4) {
+        // Between two cards: split the meld here (a shortcut for dragging the tail out).
+        cards.push(h("button", { class: "split", tabindex: -1, title: t("manip.split_here"), "aria-label": t("manip.split_here"), onclick: () => this.split(m, i) }, "✂"));
+      }
+      cards.push(this.cardFor(it, playing));
+    });
     const el = h(
       "div",
       { class: `meld ${state} ${playing && !unchanged ? "changed" : ""}`, "data-drop": `meld:${m.id}`, "data-meld": k, "aria-label": t("board.meld_n", { n: k + 1 }) },

@@ -129,6 +129,7 @@ export const de = {
   "manip.opening": "Eröffnung: {value} von {threshold} Punkten",
   "manip.opening_run": "Eröffnung: eine Reihe von mindestens {n} Karten aus der Hand",
   "manip.new_meld": "Neue Figur (Karten hier ablegen)",
+  "manip.split_here": "Figur hier teilen",
   "manip.add_here": "Gewählte Karten hier anlegen",
   "manip.joker_means": "Der Joker steht für…",
   "manip.table_stays": "Karten vom Tisch bleiben auf dem Tisch.",

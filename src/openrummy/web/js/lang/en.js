@@ -129,6 +129,7 @@ export const en = {
   "manip.opening": "Opening: {value} of {threshold} points",
   "manip.opening_run": "Opening: a run of at least {n} cards from your hand",
   "manip.new_meld": "New meld (drop cards here)",
+  "manip.split_here": "Split the meld here",
   "manip.add_here": "Add the selected cards here",
   "manip.joker_means": "The joker stands for…",
   "manip.table_stays": "Cards from the table stay on the table.",
