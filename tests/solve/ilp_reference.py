@@ -66,9 +66,15 @@ def optimum(
     hand: Sequence[Card],
     *,
     opened: bool = True,
+    claim: Optimum | None = None,
 ) -> Optimum | None:
     """Most hand cards, then most penalty value placed; None if the table is infeasible
-    (or, unopened, if no opening exists: the solver then places nothing)."""
+    (or, unopened, if no opening exists: the solver then places nothing).
+
+    ``claim`` is a play known to be feasible (the caller checks it with the engine's
+    commit checks). If the LP relaxation of this model cannot beat it, it is optimal and
+    the integer program is skipped: optimum <= LP bound <= claim <= optimum.
+    """
     tiles = rules.deck.kind is DeckKind.TILES
     o = rules.opening
     mode = "none"
@@ -114,7 +120,11 @@ def optimum(
     runrow: dict[int, float] = {}
     extra_rows: list[tuple[dict[int, float], float, float]] = []
 
-    def col(c: float = 0.0, u: float = 20.0) -> int:
+    jt_all = tj + hj
+    copies = rules.deck.standard_decks
+
+    def col(c: float = 0.0, u: float = 0.0) -> int:
+        u = u or float(copies + jt_all)
         cost.append(c)
         ub.append(u)
         return len(cost) - 1
@@ -131,7 +141,10 @@ def optimum(
                     a = len(suits)
                     if a < mn:
                         continue
-                    for b in range(max(0, 3 - a), set_max - a + 1):
+                    # only melds the available cards could fill (a smaller model, same optimum)
+                    if any(tc[card(s, r)] + hc[card(s, r)] == 0 for s in suits):
+                        continue
+                    for b in range(max(0, 3 - a), min(set_max - a, tj + hj) + 1):
                         y = col()
                         for s in suits:
                             use[(s, r)][y] = 1
@@ -148,8 +161,15 @@ def optimum(
             ln = len(ranks)
             if ln - mn < 0:
                 continue
+            # A run of length ln >= 2*max(min_len, min_naturals + k) with k jokers splits
+            # into two valid runs (each half keeps at least min_naturals naturals), so a
+            # long candidate is only needed with many jokers.
+            kmin = ln // 2 - mn + 1 if ln >= 2 * rules.meld.min_len else 0
+            if kmin > tj + hj:
+                continue
             for s in range(4):
-                if any(tc[card(s, r)] + hc[card(s, r)] == 0 for r in ranks) and tj + hj == 0:
+                missing = sum(1 for r in ranks if tc[card(s, r)] + hc[card(s, r)] == 0)
+                if missing > tj + hj or ln - missing < mn:
                     continue
                 y = col()
                 ws = []
@@ -159,7 +179,7 @@ def optimum(
                         ouse[(s, r)][y] = ouse[(s, r)].get(y, 0) + 1
                         vrow[y] = vrow.get(y, 0) + oval(r, hi)
                     if tj + hj > 0:
-                        w = col()
+                        w = col(u=float(max(jt_all, 1)))
                         ws.append(w)
                         use[(s, r)][w] = use[(s, r)].get(w, 0) - 1
                         jrow[w] = 1
@@ -176,6 +196,10 @@ def optimum(
                     row = dict.fromkeys(ws, 1.0)
                     row[y] = -(ln - mn)
                     extra_rows.append((row, -np.inf, 0))
+                    if kmin > 0:
+                        row2 = dict.fromkeys(ws, 1.0)
+                        row2[y] = -kmin
+                        extra_rows.append((row2, 0, np.inf))
                 if tag and mode == "run" and ln >= o.run_length:
                     runrow[y] = 1
     ncol = len(cost)
@@ -245,6 +269,14 @@ def optimum(
         np.array(idx, dtype=np.int32),
         np.array(val, dtype=np.float64),
     )
+    base = sum((big + rules.penalty_value(c)) * n for c, n in tc.items())
+    base += (big + rules.penalty_value(JOKER)) * tj
+    if claim is not None and (claim.count > 0 or mode == "none"):
+        hs.run()
+        if hs.getModelStatus() == highspy.HighsModelStatus.kOptimal:
+            bound = -hs.getInfo().objective_function_value - base
+            if bound < claim.count * big + claim.value + 1 - 1e-6:
+                return claim
     hs.changeColsIntegrality(
         ncol, np.arange(ncol, dtype=np.int32), np.array([1] * ncol, dtype=np.uint8)
     )
@@ -253,8 +285,6 @@ def optimum(
     if status != highspy.HighsModelStatus.kOptimal:
         return None
     score = round(-hs.getInfo().objective_function_value)
-    base = sum((big + rules.penalty_value(c)) * n for c, n in tc.items())
-    base += jw * tj
     # the objective counts table cards too (used includes them); take them off
     score -= base
     return Optimum(score // big, score % big)

@@ -1,19 +1,20 @@
 """Exactness: the solver against an independent integer program (HiGHS) on seeded positions.
 
-2,000 random positions over every preset, all ace modes, 0–6 jokers, opening on and off
-(both opening styles) and tables of 0–100 cards; the count and then the value placed
-must match. Every answer is also re-checked by the engine's commit checks (C1–C8).
+Seeded random positions (600 by default, 2,000 with ``OPENRUMMY_SOLVER_CROSS=2000``)
+over every preset, all ace modes, 0–6 jokers, opening on and off (both opening styles)
+and tables of 0–100 cards; the count and then the value placed must match. Every answer is also re-checked by the engine's commit checks (C1–C8).
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
 from conftest import Position, check_play, movable_cards, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ilp_reference import optimum
+from ilp_reference import Optimum, optimum
 
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
@@ -21,14 +22,19 @@ from openrummy.rules import find_preset
 from openrummy.solve import best_play
 
 CHUNKS = 40
-PER_CHUNK = 50
+PER_CHUNK = max(1, int(os.environ.get("OPENRUMMY_SOLVER_CROSS", "600")) // CHUNKS)
+"""Positions per chunk: 600 in all by default (about 4 CPU-minutes with the HiGHS model);
+``OPENRUMMY_SOLVER_CROSS=2000`` runs the full 2,000 of issue 3."""
 
 
 def _compare(p: Position) -> tuple[str, Counter[str]]:
     # count and value are compared; the kept-melds tie-break is tested in test_table.py
     play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
     check_play(p.rules, p.table, p.hand, play, opened=p.opened)
-    ref = optimum(p.rules, movable_cards(p.rules, p.table), p.hand, opened=p.opened)
+    # the play passed the commit checks, so it is feasible: the reference may stop as
+    # soon as its LP bound shows that nothing better exists
+    claim = Optimum(play.count, play.value)
+    ref = optimum(p.rules, movable_cards(p.rules, p.table), p.hand, opened=p.opened, claim=claim)
     want = (ref.count, ref.value) if ref else (0, 0)
     got = (play.count, play.value)
     assert got == want, f"{p.label}: solver {got}, reference {want}"
@@ -57,7 +63,7 @@ def test_random_positions_cover_the_space() -> None:
     jokers: Counter[int] = Counter()
     sizes: list[int] = []
     opened: Counter[bool] = Counter()
-    for seed in range(0, CHUNKS * PER_CHUNK, 7):
+    for seed in range(0, 2000, 7):
         p = random_position(seed)
         presets[p.rules.name] += 1
         modes[p.rules.meld.ace_mode.name] += 1

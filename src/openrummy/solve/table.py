@@ -406,7 +406,8 @@ def best_play(
     count = len(placed)
     value = sum(rules.penalty_value(c) for c in placed)
     assert count * solver.big + value == res.score, "solver score and melds disagree"
-    if count == 0 and open_mode != OPEN_NONE:
+    if count == 0:
+        # nothing to place: no play, the table stays as it was
         return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
     opening = tuple(m for m, tag in new if tag) if open_mode != OPEN_NONE else ()
     return Play(
