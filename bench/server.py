@@ -152,6 +152,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def cpu_pressure() -> str:
+    """Linux PSI: the share of time runnable tasks waited for a CPU (other work on the box)."""
+    try:
+        line = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except OSError:
+        return "CPU pressure unknown"
+    return "CPU pressure " + line.split()[1].replace("avg10=", "") + "% (10 s)"
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc), to report CPU per action."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -252,11 +261,12 @@ def main(argv: list[str]) -> int:
             print(
                 f"server: {url} (SQLite, one process); preset {PRESET}, 2 seats per table, "
                 f"think {args.think:g} s, window {args.seconds:g} s; load average before: "
-                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+                f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
             )
             print(
                 f"{'tables':>6} {'clients':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-                f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'errors':>6}"
+                f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
+                f"{'errors':>6}"
             )
             for n in levels:
                 stats = asyncio.run(
@@ -270,7 +280,7 @@ def main(argv: list[str]) -> int:
                     f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} "
                     f"{percentile(rtt, 0.99):>7.1f} {max(rtt, default=float('nan')):>7.1f} "
                     f"{100 * stats.server_cpu / stats.window:>9.0f}% {per_action:>9.2f} "
-                    f"{stats.errors:>6}",
+                    f"{100 * stats.client_cpu / stats.window:>9.0f}% {stats.errors:>6}",
                     flush=True,
                 )
         finally:

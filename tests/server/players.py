@@ -55,7 +55,11 @@ async def play_out(
                         latest[seat] = {"seq": reply["seq"], "view": reply["view"]}
                         continue
                     assert reply["code"] in ("stale",), reply
-                msg = await c.recv()
+                try:
+                    # Wake now and then: with ``until`` the other players may have stopped.
+                    msg = await c.recv(timeout=0.5)
+                except TimeoutError:
+                    continue
                 fresh = msg["type"] in ("update", "welcome") and msg["seq"] >= state["seq"]
                 if fresh and msg["view"] is not None:
                     latest[seat] = {"seq": msg["seq"], "view": msg["view"]}

@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.migrate()
+        await store.start()
         await service.start()
         log.info("OpenRummy server ready (database %s)", _redact(settings.db))
         try:

@@ -13,7 +13,9 @@ processes that both try to accept the same turn cannot both commit; the loser ge
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -186,6 +188,7 @@ class Store:
         self._write_lock: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
         self._pending: list[tuple[str, ActionRow, dict[str, Any] | None, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         if self.is_sqlite:
             sync = sqlite_synchronous.upper()
 
@@ -196,10 +199,38 @@ class Store:
                 cur.execute(f"PRAGMA synchronous={sync}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=10000")
+                # Checkpoints (which fsync) run in the background, never inside a commit that
+                # all tables wait for (see _checkpoints).
+                cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
 
+    async def start(self) -> None:
+        """Background work of a running server (SQLite: WAL checkpoints)."""
+        if self.is_sqlite and self._checkpointer is None:
+            self._checkpointer = asyncio.create_task(self._checkpoints())
+
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
         await self.engine.dispose()
+
+    async def _checkpoints(self, every: float = 1.0) -> None:
+        """Copy the SQLite WAL into the database once a second, off the write path.
+
+        A checkpoint syncs the database file to disk; done automatically it would run inside
+        whichever commit crossed the threshold, and on a busy disk every table would wait
+        for that sync. A passive checkpoint on its own connection lets commits go on.
+        """
+        while True:
+            await asyncio.sleep(every)
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as e:  # the next round tries again
+                logging.getLogger("openrummy.server").warning("WAL checkpoint failed: %s", e)
 
     # -- schema ---------------------------------------------------------------------------
     async def migrate(self) -> None:
