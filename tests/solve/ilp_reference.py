@@ -236,7 +236,9 @@ def optimum(
 
     hs = highspy.Highs()
     hs.silent()
-    hs.setOptionValue("threads", 1)
+    # No "threads" option: HiGHS has one global thread scheduler per process, and asking for a
+    # different thread count after another model (the hand solver's cross-check) started it
+    # makes run() fail with status kNotset.
     hs.setOptionValue("mip_rel_gap", 0.0)
     hs.setOptionValue("mip_abs_gap", 0.0)
     inf = highspy.kHighsInf
