@@ -330,7 +330,7 @@ async def _dispatch(
             "duplicate", f"message {reply_to!r} was received already: it is not done twice"
         )
     if isinstance(message, SyncMessage):
-        service.welcome(conn, reply_to)
+        await service.sync(conn, reply_to)
     elif isinstance(message, ResumeMessage):
         await service.resume(conn)
         conn.send({"type": "resumed", "reply_to": reply_to})

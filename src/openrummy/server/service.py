@@ -541,8 +541,9 @@ class TableService:
             raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
         if live.match is None:
             raise ServiceError("no_game", f"table {table_id} has not started a game", 404)
-        now = self.clock()
-        return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now)}
+        async with live.lock:  # not in the middle of storing an action
+            now = self.clock()
+            return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now)}
 
     # -- table changes (local and from other processes) -----------------------------------
     async def _refresh(self, table_id: str, *, owner: bool = False) -> None:
@@ -626,10 +627,19 @@ class TableService:
             grace = live.grace.pop(seat.idx, None)
             if grace is not None:
                 grace.cancel()
-            if seat.away and live.running:
-                async with live.lock:
-                    await self._set_away(live, seat.idx, False)
-        self.welcome(conn)
+        # Under the table's lock: an action being stored has already changed the match but not
+        # yet the sequence number, and a welcome must never pair a view with the wrong seq.
+        async with live.lock:
+            if seat is not None and seat.away and live.running:
+                await self._set_away(live, seat.idx, False)
+            self.welcome(conn)
+
+    async def sync(self, conn: Conn, reply_to: str | int | None = None) -> None:
+        """Resend the current state (a welcome), consistent with its sequence number."""
+        live = conn.live
+        assert live is not None
+        async with live.lock:
+            self.welcome(conn, reply_to)
 
     def welcome(self, conn: Conn, reply_to: str | int | None = None) -> None:
         live = conn.live
