@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from openrummy.solve.jsonl import solve_lines
 
@@ -73,3 +75,22 @@ def test_pretty() -> None:
     )
     assert "place 2 card(s), value 8" in out
     assert "4♥ 4♦" in out and "1. Split" in out
+
+
+def test_output_stays_json_when_the_integer_program_answers() -> None:
+    # HiGHS prints a banner on its first use; it must not reach the JSON lines on stdout.
+    code = (
+        "import sys\n"
+        "from openrummy.solve import table\n"
+        "from openrummy.solve.jsonl import solve_lines\n"
+        "table.DP_BUDGET = 0\n"
+        "for out in solve_lines(sys.stdin):\n"
+        "    print(out, flush=True)\n"
+    )
+    line = json.dumps({"game": "robbers", "table": [["4S", "5S", "6S", "7S"]], "hand": ["3S"]})
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=line + "\n", capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    assert json.loads(lines[0])["count"] == 1

@@ -1,4 +1,9 @@
-"""The table solver on crafted positions: the rules' own examples and the corners."""
+"""The table solver on crafted positions: the rules' own examples and the corners.
+
+Every test runs twice: with the dynamic program (``dp``) and with the integer program that
+takes over when the dynamic program's state budget runs out (``milp``, forced by a budget
+of 0). Both must be exact.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,14 @@ from ilp_reference import optimum
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError, find_preset
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import arrange, best_play, can_arrange
+from openrummy.solve import table as table_module
+
+
+@pytest.fixture(autouse=True, params=["dp", "milp"])
+def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "milp":
+        monkeypatch.setattr(table_module, "DP_BUDGET", 0)
+    return str(request.param)
 
 
 def melds(*texts: str) -> list[Meld]:

@@ -50,6 +50,11 @@ from openrummy.solve._dp import (
     CoreSpec,
     solve_core,
 )
+from openrummy.solve._milp import solve_milp
+
+DP_BUDGET = 150_000
+"""States the dynamic program may memoise before the solver switches to the integer program
+(about a second and a few hundred MB; almost every position needs far fewer)."""
 
 KEEP_BUDGET = 1500
 """States one "can these melds stay?" question of the tie-break may look at (step 3)."""
@@ -249,9 +254,15 @@ class _Solver:
             weight=self.weight,
             joker_weight=self.jw,
         )
-        return solve_core(
-            prob, self.spec, want_melds=melds, lower=lower, target=target, budget=budget
-        )
+        if budget is not None or target is not None:
+            return solve_core(
+                prob, self.spec, want_melds=melds, lower=lower, target=target, budget=budget
+            )
+        try:
+            return solve_core(prob, self.spec, want_melds=melds, lower=lower, budget=DP_BUDGET)
+        except BudgetExceeded:
+            # a rare position whose state space is huge: the integer program, in bounded memory
+            return solve_milp(prob, self.spec)
 
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""

@@ -1,0 +1,356 @@
+"""The table solver's second exact method: an integer program over candidate melds (private).
+
+The dynamic program of :mod:`._dp` is fast on almost every position, but its state space
+grows with the jokers and with runs over the K–A corner; on a few positions (many jokers,
+a long hand, wrap-around aces) it would need gigabytes. :func:`solve_milp` answers the same
+question (:class:`CoreProblem` under a :class:`CoreSpec`, maximise the weight of the hand
+cards placed) with HiGHS, in bounded memory, and :mod:`.table` switches to it when the
+dynamic program exceeds its state budget. Both are exact; the tests compare each of them
+with a third, independent model (``tests/solve/ilp_reference.py``).
+
+The model: one integer multiplicity per candidate meld and tag (a run: suit and window of
+positions; a set: rank, the suits of its naturals, its number of jokers); for each run, the
+number of its copies that hold a joker at each position (at most the multiplicity, and at
+most ``length - min_naturals`` jokers per copy on average: dealt out evenly, every copy is a
+valid run). Per card, the naturals in melds equal the table's copies plus the hand copies
+placed; the same for jokers. Opening-tagged melds use hand copies and hand jokers only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import sys
+import threading
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+from openrummy.solve._dp import (
+    HIGH,
+    LOW,
+    NEG,
+    OPEN_NONE,
+    OPEN_POINTS,
+    OPEN_RUN,
+    CoreProblem,
+    CoreResult,
+    CoreSpec,
+)
+
+__all__ = ["solve_milp"]
+
+Item = tuple[int, int, bool, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    suit: int
+    ranks: tuple[int, ...]  # rank index 0..12 at each position
+    high: tuple[bool, ...]  # an ace after a king
+    tag: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Set:
+    rank: int
+    suits: tuple[int, ...]
+    jokers: int
+    tag: bool
+
+
+def _windows(spec: CoreSpec) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
+    """Every run window of one suit (ranks and ace-high flags), at most 13 long.
+
+    Longer runs over the corner are never needed: they split into valid runs.
+    """
+    out: list[tuple[tuple[int, ...], tuple[bool, ...]]] = []
+    L = spec.min_len
+    if spec.ace == LOW:
+        for start in range(13):
+            for ln in range(L, 14 - start):
+                out.append((tuple(range(start, start + ln)), (False,) * ln))
+    elif spec.ace == HIGH:
+        # positions 0..13, 13 being the ace after the king
+        for start in range(14):
+            for ln in range(L, min(13, 14 - start) + 1):
+                pos = range(start, start + ln)
+                out.append((tuple(p % 13 for p in pos), tuple(p == 13 for p in pos)))
+    else:
+        for start in range(13):
+            for ln in range(L, 14):
+                ranks = tuple((start + k) % 13 for k in range(ln))
+                out.append((ranks, tuple(r == 0 and k > 0 for k, r in enumerate(ranks))))
+    return out
+
+
+_first = threading.Lock()
+_greeted = False
+
+
+def _highs() -> highspy.Highs:
+    """A silent HiGHS instance.
+
+    HiGHS prints its banner to the process's standard output when the first instance is
+    made, before any option can be set; that would corrupt the JSON lines of ``rummy
+    solve``. The first instance is therefore made with file descriptor 1 pointing at
+    standard error.
+    """
+    global _greeted
+    with _first:
+        if _greeted:
+            hs = highspy.Highs()  # type: ignore[no-untyped-call]
+        else:
+            sys.stdout.flush()
+            saved = os.dup(1)
+            os.dup2(2, 1)
+            try:
+                hs = highspy.Highs()  # type: ignore[no-untyped-call]
+                with contextlib.suppress(OSError, AttributeError):  # no C library here
+                    ctypes.CDLL(None).fflush(None)
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            _greeted = True
+    hs.setOptionValue("output_flag", False)
+    return hs
+
+
+class _Model:
+    def __init__(self) -> None:
+        self.obj: list[float] = []
+        self.ub: list[float] = []
+        self.rows: list[tuple[dict[int, float], float, float]] = []
+
+    def var(self, ub: float, obj: float = 0.0) -> int:
+        self.obj.append(obj)
+        self.ub.append(ub)
+        return len(self.obj) - 1
+
+    def row(self, coef: dict[int, float], lo: float, hi: float) -> None:
+        self.rows.append((coef, lo, hi))
+
+    def solve(self) -> list[float] | None:
+        """The optimal values of the variables, or None if the model has no solution."""
+        if not self.obj:
+            return []  # nothing to decide (HiGHS calls an empty model "empty", not optimal)
+        inf = highspy.kHighsInf
+        hs = _highs()
+        hs.setOptionValue("mip_rel_gap", 0.0)
+        hs.setOptionValue("mip_abs_gap", 0.5)  # the objective is an integer
+        n = len(self.obj)
+        hs.addCols(
+            n,
+            np.array([-c for c in self.obj], dtype=np.float64),
+            np.zeros(n),
+            np.array([inf if u == np.inf else u for u in self.ub], dtype=np.float64),
+            0,
+            np.array([], dtype=np.int32),
+            np.array([], dtype=np.int32),
+            np.array([], dtype=np.float64),
+        )
+        lo: list[float] = []
+        hi: list[float] = []
+        starts: list[int] = []
+        idx: list[int] = []
+        val: list[float] = []
+        for coef, a, b in self.rows:
+            starts.append(len(idx))
+            for k, v in coef.items():
+                if v:
+                    idx.append(k)
+                    val.append(v)
+            lo.append(-inf if a == -np.inf else a)
+            hi.append(inf if b == np.inf else b)
+        if self.rows:
+            hs.addRows(
+                len(self.rows),
+                np.array(lo, dtype=np.float64),
+                np.array(hi, dtype=np.float64),
+                len(idx),
+                np.array(starts, dtype=np.int32),
+                np.array(idx, dtype=np.int32),
+                np.array(val, dtype=np.float64),
+            )
+        hs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.ones(n, dtype=np.uint8))
+        hs.run()
+        if hs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        return [float(v) for v in hs.getSolution().col_value]
+
+
+def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
+    """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible)."""
+    t, h = prob.table, prob.hand
+    jt, jh = prob.table_jokers, prob.hand_jokers
+    jm = jt + jh
+    M = spec.min_nat
+    m = _Model()
+    # hand copies placed, hand jokers placed
+    u = [
+        [m.var(h[s][r], prob.weight[s][r]) if h[s][r] else -1 for r in range(13)] for s in range(4)
+    ]
+    uj = m.var(jh, prob.joker_weight) if jh else -1
+    tags = (False,) if spec.open_mode == OPEN_NONE else (True,) if spec.open_all else (False, True)
+
+    def avail(s: int, r: int, tag: bool) -> int:
+        return h[s][r] if tag else t[s][r] + h[s][r]
+
+    # per card: (variable, coefficient) of every natural use, split by tag
+    uses: dict[tuple[int, int, bool], dict[int, float]] = {}
+    jokers_in: dict[bool, dict[int, float]] = {False: {}, True: {}}
+    value_row: dict[int, float] = {}
+    open_runs: dict[int, float] = {}
+    runs: list[tuple[_Run, int, list[int]]] = []
+    sets: list[tuple[_Set, int]] = []
+
+    def add(d: dict[int, float], k: int, v: float) -> None:
+        d[k] = d.get(k, 0.0) + v
+
+    def worth(r: int, high: bool) -> tuple[int, int]:
+        v = spec.open_ace_high if r == 0 and high else spec.open_value[r]
+        return v, v if spec.open_joker is None else spec.open_joker
+
+    for tag in tags:
+        jokers = jh if tag else jm
+        for ranks, high in _windows(spec):
+            ln = len(ranks)
+            if ln - M < 0 or (tag and spec.open_mode == OPEN_RUN and ln < spec.run_length):
+                continue
+            for s in range(4):
+                present = sum(1 for r in ranks if avail(s, r, tag) > 0)
+                if present < M or ln - present > jokers or (present == 0 and M > 0):
+                    continue
+                if present == 0 and jokers < ln:
+                    continue
+                cap = min([avail(s, r, tag) for r in ranks if avail(s, r, tag) > 0] or [0])
+                x = m.var(cap + jokers)
+                ws: list[int] = []
+                for r, hi in zip(ranks, high, strict=True):
+                    w = m.var(min(jokers, cap + jokers)) if jokers else -1
+                    ws.append(w)
+                    if avail(s, r, tag) > 0:
+                        add(uses.setdefault((s, r, tag), {}), x, 1)
+                        if w >= 0:
+                            add(uses[(s, r, tag)], w, -1)
+                    elif w >= 0:
+                        m.row({w: 1, x: -1}, 0, 0)  # no natural here: a joker in every copy
+                    else:
+                        raise AssertionError("a window without naturals or jokers")
+                    if w >= 0:
+                        m.row({w: 1, x: -1}, -np.inf, 0)
+                        add(jokers_in[tag], w, 1)
+                    if tag and spec.open_mode == OPEN_POINTS:
+                        v, jv = worth(r, hi)
+                        add(value_row, x, v)
+                        if w >= 0:
+                            add(value_row, w, jv - v)
+                live = [w for w in ws if w >= 0]
+                if live:
+                    row = dict.fromkeys(live, 1.0)
+                    row[x] = -(ln - M)
+                    m.row(row, -np.inf, 0)
+                if tag and spec.open_mode == OPEN_RUN:
+                    open_runs[x] = 1
+                runs.append((_Run(s, ranks, high, tag), x, ws))
+        if tag and spec.open_mode == OPEN_RUN:
+            continue  # the run opening tags runs only
+        for r in range(13):
+            have = [s for s in range(4) if avail(s, r, tag) > 0]
+            for mask in range(1 << len(have)):
+                suits = tuple(have[i] for i in range(len(have)) if mask >> i & 1)
+                a = len(suits)
+                if a < M:
+                    continue
+                for k in range(max(0, 3 - a), min(jokers, spec.set_max - a) + 1):
+                    if a + k < 3 or a + k > spec.set_max:
+                        continue
+                    cap = min([avail(s, r, tag) for s in suits] or [jokers // max(k, 1)])
+                    y = m.var(cap)
+                    for s in suits:
+                        add(uses.setdefault((s, r, tag), {}), y, 1)
+                    if k:
+                        add(jokers_in[tag], y, k)
+                    if tag and spec.open_mode == OPEN_POINTS:
+                        v, jv = worth(r, True)
+                        add(value_row, y, a * v + k * jv)
+                    sets.append((_Set(r, suits, k, tag), y))
+
+    # every table copy on the table, hand copies as chosen; opening melds from the hand only
+    for s in range(4):
+        for r in range(13):
+            both = dict(uses.get((s, r, False), {}))
+            for col, c in uses.get((s, r, True), {}).items():
+                add(both, col, c)
+            if u[s][r] >= 0:
+                add(both, u[s][r], -1)
+            if not both and t[s][r]:
+                return CoreResult(NEG)
+            if both:
+                m.row(both, t[s][r], t[s][r])
+            tagged = dict(uses.get((s, r, True), {}))
+            if tagged:
+                if u[s][r] >= 0:
+                    add(tagged, u[s][r], -1)
+                m.row(tagged, -np.inf, 0)
+    all_j = dict(jokers_in[False])
+    for col, c in jokers_in[True].items():
+        add(all_j, col, c)
+    if uj >= 0:
+        add(all_j, uj, -1)
+    if all_j:
+        m.row(all_j, jt, jt)
+    elif jt:
+        return CoreResult(NEG)
+    if jokers_in[True]:
+        tj = dict(jokers_in[True])
+        if uj >= 0:
+            add(tj, uj, -1)
+        m.row(tj, -np.inf, 0)
+    if spec.open_mode == OPEN_POINTS:
+        if spec.threshold > 0:
+            if not value_row:
+                return CoreResult(NEG)
+            m.row(value_row, spec.threshold, np.inf)
+    elif spec.open_mode == OPEN_RUN:
+        if not open_runs:
+            return CoreResult(NEG)
+        m.row(open_runs, 1, np.inf)
+
+    sol = m.solve()
+    if sol is None:
+        return CoreResult(NEG)
+    score = sum(
+        round(sol[u[s][r]]) * prob.weight[s][r] for s in range(4) for r in range(13) if u[s][r] >= 0
+    )
+    if uj >= 0:
+        score += round(sol[uj]) * prob.joker_weight
+    melds: list[tuple[bool, list[Item]]] = []
+    for run, x, ws in runs:
+        n = round(sol[x])
+        if n <= 0:
+            continue
+        copies: list[list[Item]] = [[] for _ in range(n)]
+        held = [0] * n
+        for pos, r in enumerate(run.ranks):
+            w = round(sol[ws[pos]]) if ws[pos] >= 0 else 0
+            # the jokers of this position go to the copies holding fewest so far
+            order = sorted(range(n), key=lambda c: (held[c], c))
+            with_joker = set(order[:w])
+            for c in range(n):
+                joker = c in with_joker
+                held[c] += joker
+                copies[c].append((run.suit, r + 1, joker, run.tag))
+        melds.extend((True, items) for items in copies)
+    for st, y in sets:
+        n = round(sol[y])
+        missing = [s for s in range(4) if s not in st.suits] or [0, 1, 2, 3]
+        for _ in range(max(0, n)):
+            items = [(s, st.rank + 1, False, st.tag) for s in st.suits]
+            items += [
+                (missing[i % len(missing)], st.rank + 1, True, st.tag) for i in range(st.jokers)
+            ]
+            melds.append((False, items))
+    return CoreResult(score, melds)
