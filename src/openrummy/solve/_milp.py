@@ -215,10 +215,26 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
 
     for tag in tags:
         jokers = jh if tag else jm
+        # Runs of 2L or more cards that split into two valid runs are left out (their
+        # pieces are candidates too): fewer, less symmetric candidates make HiGHS much
+        # faster. With min_naturals 0 every such run splits; with 1, a run that does not
+        # has all its naturals among its first or last L cards, so at least ln - L jokers.
+        # Opening runs keep every length where a piece could lose something: the run
+        # opening's required length, or an ace's value after the K with cyclic aces.
+        keep_long = (
+            M >= 2
+            or (tag and spec.open_mode == OPEN_RUN)
+            or (tag and spec.open_mode == OPEN_POINTS and spec.ace != LOW)
+        )
         for ranks, high in _windows(spec):
             ln = len(ranks)
             if ln - M < 0 or (tag and spec.open_mode == OPEN_RUN and ln < spec.run_length):
                 continue
+            long_min_jokers = 0
+            if ln >= 2 * spec.min_len and not keep_long:
+                if M == 0 or jokers < ln - spec.min_len:
+                    continue
+                long_min_jokers = ln - spec.min_len
             for s in range(4):
                 present = sum(1 for r in ranks if avail(s, r, tag) > 0)
                 if present < M or ln - present > jokers or (present == 0 and M > 0):
@@ -252,6 +268,10 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
                     row = dict.fromkeys(live, 1.0)
                     row[x] = -(ln - M)
                     m.row(row, -np.inf, 0)
+                    if long_min_jokers:
+                        row = dict.fromkeys(live, 1.0)
+                        row[x] = -long_min_jokers
+                        m.row(row, 0, np.inf)
                 if tag and spec.open_mode == OPEN_RUN:
                     open_runs[x] = 1
                 runs.append((_Run(s, ranks, high, tag), x, ws))
