@@ -52,9 +52,9 @@ from openrummy.solve._dp import (
 )
 from openrummy.solve._milp import solve_milp
 
-DP_BUDGET = 150_000
+DP_BUDGET = 60_000
 """States the dynamic program may memoise before the solver switches to the integer program
-(about a second and a few hundred MB; almost every position needs far fewer)."""
+(about half a second and some hundred MB; almost every position needs far fewer)."""
 
 KEEP_BUDGET = 1500
 """States one "can these melds stay?" question of the tie-break may look at (step 3)."""
