@@ -1,0 +1,45 @@
+"""Print the bot ladder of docs/strength.md as a Markdown table from results/ladder/*.json.
+
+    .venv/bin/python scripts/ladder_report.py [results/ladder]
+
+Each JSON file is the ``--out`` of one ``rummy simulate`` run (scripts/ladder.sh writes them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def _p(x: float) -> str:
+    return "< 1e-16" if x == 0 else f"{x:.2g}"
+
+
+def main() -> None:
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "results/ladder")
+    print(
+        "| run | game | seats | deals | games | first bot wins (95 % CI) | second bot wins "
+        "| win-rate diff, p | score diff per game, p |"
+    )
+    print("|---|---|---|---:|---:|---|---|---|---|")
+    for path in sorted(folder.glob("*.json")):
+        d = json.loads(path.read_text())
+        a, b = d["summary"][0], d["summary"][1]
+        t = d["tests"][0]
+        fmt = d["options"].get("match.format", "points" if d["game"] == "indian13" else "round")
+        ci = a["win_ci95"]
+        print(
+            f"| {path.stem} | {d['game']} ({fmt}, {d['unit']}) | {','.join(d['bots'])} "
+            f"| {d['deals']} | {d['games']} "
+            f"| {a['bot']} {a['win_rate']:.1%} ({ci[0]:.1%}–{ci[1]:.1%}) "
+            f"| {b['bot']} {b['win_rate']:.1%} "
+            f"| {t['mean_difference'] * 100:+.1f} pts, p = {_p(t['p_value'])} "
+            f"| {t['score_difference']:+.2f}, p = {_p(t['score_p_value'])} |"
+        )
+        if d["errors"]:
+            print(f"|  | {len(d['errors'])} games failed | | | | | | | |")
+
+
+if __name__ == "__main__":
+    main()
