@@ -134,7 +134,9 @@ class StrategicBot(GreedyBot):
         if self._goes_out(pos, best) or self.race(pos):
             return best
         jokers = pos.hand.count(JOKER)
-        if jokers and rules.joker.retrieved_disposition is Disposition.KEEP:
+        # Jokers drawn into the hand may be held in every game (the retrieval disposition
+        # only governs jokers taken from the table).
+        if jokers:
             without = [c for c in pos.hand if not c.is_joker]
             held = solver_play(rules, pos, without)
             if held is not None and self._placed(pos, held) + 2 * jokers >= self._placed(pos, best):
