@@ -410,6 +410,12 @@ def simulate(
     console.print(results_table(result))
     if len(set(names)) > 1:
         console.print(tests_table(result))
+        for t in result.tests():
+            if t.identical:
+                console.print(
+                    f"[yellow]{t.a} and {t.b} came out exactly even in every one of "
+                    f"{t.deals} deals (wins and score): they very likely play the same moves[/]"
+                )
     if result.interrupted:
         console.print(
             f"[yellow]interrupted: {len(result.results)} of {total} games finished and are reported[/]"

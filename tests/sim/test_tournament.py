@@ -119,6 +119,23 @@ def test_statistics_are_computed_per_deal() -> None:
     assert {s.bot: s.win_rate for s in summarize(shared, ("a", "b"))} == {"a": 0.5, "b": 0.5}
 
 
+def test_identical_play_is_flagged() -> None:
+    # Rummikub's strategic bot once played exactly like greedy: the seat won, not the bot.
+    seat_wins = [
+        GameResult(d, rot, seats, (0,), (10.0, -10.0))
+        for d in range(25)
+        for rot, seats in enumerate([("a", "b"), ("b", "a")])
+    ]
+    assert paired_test(seat_wins, "a", "b").identical
+    assert not paired_test(seat_wins[:30], "a", "b").identical  # too few deals to say
+    one_differs = [*seat_wins[:-1], GameResult(24, 1, ("b", "a"), (1,), (-10.0, 10.0))]
+    assert not paired_test(one_differs, "a", "b").identical
+    a_always = results(
+        [(d, ("a", "b"), (0,)) for d in range(30)] + [(d, ("b", "a"), (1,)) for d in range(30)]
+    )
+    assert not paired_test(a_always, "a", "b").identical
+
+
 def test_sign_test_matches_the_binomial_distribution() -> None:
     assert _sign_test(5, 5) == 1.0
     assert _sign_test(10, 0) == pytest.approx(2 / 1024)

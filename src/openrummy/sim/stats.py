@@ -62,8 +62,11 @@ class PairedTest:
     """Mean over deals of (a's score − b's score), in the game's own points."""
     score_p_value: float = math.nan
     """Two-sided, paired over deals, for the score difference."""
+    identical: bool = False
+    """Every deal came out exactly even in wins and in score: the two bots very likely made
+    the same moves (a bot that falls back to another everywhere), not a close match."""
 
-    def to_json(self) -> dict[str, float | int | str]:
+    def to_json(self) -> dict[str, float | int | str | bool]:
         return {
             "a": self.a,
             "b": self.b,
@@ -73,6 +76,7 @@ class PairedTest:
             "sign_p_value": self.sign_p_value,
             "score_difference": self.score_difference,
             "score_p_value": self.score_p_value,
+            "identical": self.identical,
         }
 
 
@@ -149,6 +153,10 @@ def _paired(diffs: Sequence[float]) -> tuple[float, float]:
     return mean, p
 
 
+IDENTICAL_MIN_DEALS = 20
+"""Deals that must all come out exactly even before a pairing is flagged as identical play."""
+
+
 def paired_test(results: Sequence[GameResult], a: str, b: str) -> PairedTest:
     """Is ``a`` stronger than ``b``? Paired over the deals both played, on the win rate and on
     the score."""
@@ -157,11 +165,15 @@ def paired_test(results: Sequence[GameResult], a: str, b: str) -> PairedTest:
     diffs = [wa[d] - wb[d] for d in deals]
     mean, p = _paired(diffs)
     sa, sb = per_deal(results, a, "score"), per_deal(results, b, "score")
-    score_mean, score_p = _paired([sa[d] - sb[d] for d in deals if d in sa and d in sb])
+    score_diffs = [sa[d] - sb[d] for d in deals if d in sa and d in sb]
+    score_mean, score_p = _paired(score_diffs)
     plus = sum(1 for x in diffs if x > 0)
     minus = sum(1 for x in diffs if x < 0)
     sign = _sign_test(plus, minus) if len(diffs) >= 2 else math.nan
-    return PairedTest(a, b, len(diffs), mean, p, sign, score_mean, score_p)
+    identical = len(diffs) >= IDENTICAL_MIN_DEALS and all(
+        abs(x) < 1e-12 for x in (*diffs, *score_diffs)
+    )
+    return PairedTest(a, b, len(diffs), mean, p, sign, score_mean, score_p, identical)
 
 
 def rate(
