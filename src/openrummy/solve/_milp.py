@@ -236,27 +236,26 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
                     continue
                 long_min_jokers = ln - spec.min_len
             for s in range(4):
-                present = sum(1 for r in ranks if avail(s, r, tag) > 0)
-                if present < M or ln - present > jokers or (present == 0 and M > 0):
-                    continue
-                if present == 0 and jokers < ln:
-                    continue
-                cap = min([avail(s, r, tag) for r in ranks if avail(s, r, tag) > 0] or [0])
+                have = [avail(s, r, tag) for r in ranks]
+                present = sum(1 for a in have if a > 0)
+                if present < M or ln - present > jokers:
+                    continue  # also drops joker-only windows without enough jokers
+                cap = min([a for a in have if a > 0] or [0])
                 x = m.var(cap + jokers)
                 ws: list[int] = []
-                for r, hi in zip(ranks, high, strict=True):
-                    w = m.var(min(jokers, cap + jokers)) if jokers else -1
+                for r, hi, a in zip(ranks, high, have, strict=True):
+                    w = m.var(jokers) if jokers else -1
                     ws.append(w)
-                    if avail(s, r, tag) > 0:
+                    if a > 0:
                         add(uses.setdefault((s, r, tag), {}), x, 1)
                         if w >= 0:
                             add(uses[(s, r, tag)], w, -1)
-                    elif w >= 0:
-                        m.row({w: 1, x: -1}, 0, 0)  # no natural here: a joker in every copy
+                            m.row({w: 1, x: -1}, -np.inf, 0)  # one joker per copy here
                     else:
-                        raise AssertionError("a window without naturals or jokers")
+                        # no natural here (the filter above left jokers for it): a joker in
+                        # every copy
+                        m.row({w: 1, x: -1}, 0, 0)
                     if w >= 0:
-                        m.row({w: 1, x: -1}, -np.inf, 0)
                         add(jokers_in[tag], w, 1)
                     if tag and spec.open_mode == OPEN_POINTS:
                         v, jv = worth(r, hi)
