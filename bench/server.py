@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import multiprocessing as mp
 import os
 import random
 import socket
@@ -27,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -59,6 +62,7 @@ class Stats:
         self.window = 0.0
         self.server_cpu = 0.0
         self.client_cpu = 0.0
+        self.lags: list[float] = []
 
     def running(self) -> bool:
         return time.monotonic() < self.stop
@@ -143,6 +147,9 @@ async def table_loop(
         r.raise_for_status()
         await asyncio.gather(*players)
         stats.games += 1
+        # A game still running when the level ends is closed: left alone, its seats would be
+        # taken over by stand-in bots after the disconnect grace and load the next level.
+        await http.post(f"/api/tables/{tid}/close", headers={"Authorization": f"Bearer {creator}"})
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -167,29 +174,111 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run_level(
-    url: str, pid: int, tables: int, think: float, warmup: float, seconds: float
+async def client_level(
+    url: str, tables: int, think: float, warmup: float, seconds: float, go: Any
 ) -> Stats:
+    """One client process's share: set its tables up, wait for every process, then play."""
     stats = Stats()
     ready = asyncio.Barrier(tables + 1)
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=0)
+    lags: list[float] = []
+
+    async def watch_loop() -> None:
+        # How late this process's event loop wakes up: a busy client delays the replies it
+        # reads, and that delay lands in the round trips it measures.
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if stats.recording:
+                lags.append(time.perf_counter() - t - 0.01)
+
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
         loops = [
             asyncio.create_task(table_loop(http, url, stats, think, ready)) for _ in range(tables)
         ]
         async with asyncio.timeout(300):
             await ready.wait()
+        await asyncio.to_thread(go.wait, 300)  # every client process is set up
+        # The load generator's own long-lived objects (bots, views) need no collector passes.
+        gc.freeze()
+        watcher = asyncio.create_task(watch_loop())
         stats.stop = time.monotonic() + warmup + seconds
         await asyncio.sleep(warmup)
         stats.recording = True
-        start = time.monotonic()
-        cpu0, mine0 = cpu_seconds(pid), time.process_time()
+        mine0 = time.process_time()
         await asyncio.sleep(seconds)
         stats.recording = False
-        stats.window = time.monotonic() - start
-        stats.server_cpu = cpu_seconds(pid) - cpu0
         stats.client_cpu = time.process_time() - mine0
+        stats.lags = lags
+        watcher.cancel()
         await asyncio.gather(*loops)
+    return stats
+
+
+def client_process(
+    url: str, tables: int, think: float, warmup: float, seconds: float, go: Any, out: Any
+) -> None:
+    """Entry point of one client process: its measurements go back through ``out``."""
+    try:
+        stats = asyncio.run(client_level(url, tables, think, warmup, seconds, go))
+    except BaseException as e:  # report, so the parent does not wait for nothing
+        go.abort()
+        out.put({"error": f"{type(e).__name__}: {e}"})
+        raise
+    out.put(
+        {
+            "rtts": stats.rtts,
+            "actions": stats.actions,
+            "errors": stats.errors,
+            "games": stats.games,
+            "client_cpu": stats.client_cpu,
+            "lags": stats.lags,
+        }
+    )
+
+
+def run_level(
+    url: str, pid: int, tables: int, think: float, warmup: float, seconds: float, procs: int
+) -> Stats:
+    """N tables split over ``procs`` client processes, measured over the same window."""
+    ctx = mp.get_context("spawn")
+    procs = max(1, min(procs, tables))
+    go = ctx.Barrier(procs + 1)
+    out = ctx.Queue()
+    shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
+    workers = [
+        ctx.Process(
+            target=client_process, args=(url, share, think, warmup, seconds, go, out), daemon=True
+        )
+        for share in shares
+    ]
+    for w in workers:
+        w.start()
+    stats = Stats()
+    try:
+        go.wait(300)
+    except threading.BrokenBarrierError:
+        for w in workers:
+            w.kill()
+        raise SystemExit(f"a client process failed: {out.get(timeout=5)}") from None
+    time.sleep(warmup)
+    start = time.monotonic()
+    cpu0 = cpu_seconds(pid)
+    time.sleep(seconds)
+    stats.server_cpu = cpu_seconds(pid) - cpu0
+    stats.window = time.monotonic() - start
+    for _ in workers:
+        part = out.get(timeout=300)
+        if "error" in part:
+            raise SystemExit(f"a client process failed: {part['error']}")
+        stats.rtts += part["rtts"]
+        stats.lags += part["lags"]
+        stats.actions += part["actions"]
+        stats.errors += part["errors"]
+        stats.games += part["games"]
+        stats.client_cpu += part["client_cpu"]
+    for w in workers:
+        w.join(60)
     return stats
 
 
@@ -242,7 +331,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--tables", default="10,50,100,200", help="comma-separated N")
     ap.add_argument("--think", type=float, default=0.5, help="mean think time per action (s)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured window per N (s)")
-    ap.add_argument("--warmup", type=float, default=4.0, help="unmeasured start per N (s)")
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        default=15.0,
+        help="unmeasured start per N (s): all N tables start at once, which queues their "
+        "first writes; the window measures play after that",
+    )
+    ap.add_argument(
+        "--client-procs",
+        type=int,
+        default=2,
+        help="processes the scripted clients are spread over (one asyncio loop each)",
+    )
     ap.add_argument(
         "--url", help="use this running server (127.0.0.1 only) instead of starting one"
     )
@@ -266,11 +367,11 @@ def main(argv: list[str]) -> int:
             print(
                 f"{'tables':>6} {'clients':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
                 f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
-                f"{'errors':>6}"
+                f"{'errors':>6} {'client lag p99':>14}"
             )
             for n in levels:
-                stats = asyncio.run(
-                    run_level(url, proc.pid, n, args.think, args.warmup, args.seconds)
+                stats = run_level(
+                    url, proc.pid, n, args.think, args.warmup, args.seconds, args.client_procs
                 )
                 rtt = [x * 1000 for x in stats.rtts]
                 rate = stats.actions / stats.window
@@ -280,7 +381,8 @@ def main(argv: list[str]) -> int:
                     f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} "
                     f"{percentile(rtt, 0.99):>7.1f} {max(rtt, default=float('nan')):>7.1f} "
                     f"{100 * stats.server_cpu / stats.window:>9.0f}% {per_action:>9.2f} "
-                    f"{100 * stats.client_cpu / stats.window:>9.0f}% {stats.errors:>6}",
+                    f"{100 * stats.client_cpu / stats.window:>9.0f}% {stats.errors:>6} "
+                    f"{1000 * percentile(stats.lags, 0.99):>11.1f} ms",
                     flush=True,
                 )
         finally:

@@ -149,3 +149,18 @@ def test_decks() -> None:
     assert standard_deck(2, 4).count(JOKER) == 4
     assert Card(7, Suit.H).index == 13 + 6
     assert [str(c) for c in parse_cards("as, 10h JK")] == ["AS", "10H", "JK"]
+
+
+def test_parsed_cards_and_items_are_shared_objects() -> None:
+    """A record mentions the same few cards thousands of times: one object per text."""
+    from openrummy.melds import MeldItem
+
+    assert Card.parse("7H") is Card.parse("7H")
+    assert MeldItem.parse("JK=7H") is MeldItem.parse("JK=7H")
+    assert Meld.parse("[7H 8H 9H]").items[0] is Meld.parse("[7H 7S 7D]").items[0]
+    # Refusals are not remembered: the same bad text is refused every time.
+    for _ in range(2):
+        with pytest.raises(NotationError, match="ambiguous"):
+            Card.parse("1H")
+        with pytest.raises(NotationError, match="natural card"):
+            MeldItem.parse("7H=JK")

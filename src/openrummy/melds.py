@@ -18,6 +18,7 @@ gives the canonical order (runs by rank, sets by suit).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -98,6 +99,10 @@ class MeldItem:
     @staticmethod
     def parse(token: str) -> MeldItem:
         """``7H``, ``JK=7H``, ``JK`` (identity still open), ``7C=9H`` (Indian wild card)."""
+        return _parse_item(token)
+
+    @staticmethod
+    def _parse(token: str) -> MeldItem:
         if "=" in token:
             left, _, right = token.partition("=")
             card, rep = Card.parse(left), Card.parse(right)
@@ -134,6 +139,12 @@ class MeldItem:
         return f"{self.card.pretty(lang)}={self.represents.pretty(lang)}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _parse_item(token: str) -> MeldItem:
+    """Shared objects per item text, like :func:`openrummy.cards._parse_card`."""
+    return MeldItem._parse(token)
+
+
 _MELD_RE: Final = re.compile(r"^\s*\[(.*)\]\s*$", re.DOTALL)
 
 
@@ -147,6 +158,10 @@ class Meld:
     @staticmethod
     def parse(text: str) -> Meld:
         """Read ``[5H 6H JK=7H]`` (brackets optional, commas allowed)."""
+        return _parse_meld(text)
+
+    @staticmethod
+    def _parse(text: str) -> Meld:
         m = _MELD_RE.match(text)
         body = m.group(1) if m else text
         tokens = [t for t in re.split(r"[\s,]+", body.strip()) if t]
@@ -223,6 +238,9 @@ class Meld:
 
     def normalized(self, rules: MeldRules) -> Meld:
         """Canonical order: a run by position, a set by (represented) suit, ♠ ♥ ♦ ♣."""
+        return _normalized(self, rules)
+
+    def _normalized(self, rules: MeldRules) -> Meld:
         kind = self.kind(rules)
         if kind is MeldKind.RUN:
             order = run_positions([it.identity for it in self.items], rules)
@@ -286,7 +304,26 @@ def _candidate_identities(
     return sorted(cands, key=Card.sort_key)
 
 
+@functools.lru_cache(maxsize=16_384)
+def _parse_meld(text: str) -> Meld:
+    """:meth:`Meld.parse`, remembered per text: a Robbers' Rummy play names the whole table,
+    and most of its melds are written exactly as on the turn before."""
+    return Meld._parse(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _normalized(meld: Meld, rules: MeldRules) -> Meld:
+    """:meth:`Meld.normalized`, remembered like :func:`_check`."""
+    return meld._normalized(rules)
+
+
+@functools.lru_cache(maxsize=65_536)
 def _check(items: tuple[MeldItem, ...], rules: MeldRules) -> tuple[MeldKind | None, str | None]:
+    """The kind of a valid meld, or why it is not one.
+
+    Remembered per (items, rules): a manipulation turn re-checks the whole table, and most
+    of its melds are the ones checked on the turns before.
+    """
     n = len(items)
     if n == 0:
         return None, "a meld needs cards"

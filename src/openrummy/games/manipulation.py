@@ -280,6 +280,8 @@ class ManipulationGame:
         if rules.discard_pile.enabled and self._stock:
             self.discard_pile.append(self._stock.pop())
         self.table: tuple[Meld, ...] = ()
+        self._table_text: tuple[tuple[str, ...], ...] = ()
+        self._table_text_of: tuple[Meld, ...] = ()
         self.owners: tuple[int | None, ...] = ()
         starts_open = not opening_required(rules)
         self.opened: list[bool] = [starts_open] * players
@@ -749,7 +751,7 @@ class ManipulationGame:
             "dealer": self.dealer,
             "current": self.current,
             "phase": self.phase.value,
-            "table": [[str(it) for it in m.items] for m in self.table],
+            "table": self._table_json(),
             "hand_sizes": [len(h) for h in self.hands],
             "stock": len(self._stock),
             "discard_top": str(self.discard_pile[-1]) if self.discard_pile else None,
@@ -775,6 +777,16 @@ class ManipulationGame:
                 "event": self.last_result.event,
             }
         return v
+
+    def _table_json(self) -> list[list[str]]:
+        # Every seat's and every spectator's view shows the same table, which changes only
+        # when a play is accepted: its text is made once per table (``self.table`` is an
+        # immutable tuple, replaced on change, so its identity is the key).
+        # (getattr: games rebuilt from a snapshot start without the cache.)
+        if getattr(self, "_table_text_of", None) is not self.table:
+            self._table_text = tuple(tuple(str(it) for it in m.items) for m in self.table)
+            self._table_text_of = self.table
+        return [list(m) for m in self._table_text]
 
     def __repr__(self) -> str:
         return (

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 import openrummy
 
 from .bus import Bus, NullBus, PostgresBus
+from .heap import HeapPolicy
 from .protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
@@ -89,9 +90,14 @@ def _redact(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The server app for ``settings`` (defaults and ``OPENRUMMY_*`` variables if omitted)."""
+def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -> FastAPI:
+    """The server app for ``settings`` (defaults and ``OPENRUMMY_*`` variables if omitted).
+
+    ``manage_heap`` installs the process-wide garbage-collector policy of ``server/heap.py``
+    (``rummy serve`` does; apps built inside another program, such as tests, do not).
+    """
     settings = settings or Settings.from_env()
+    heap = HeapPolicy(settings.gc_full_every) if manage_heap and settings.gc_full_every else None
     store = Store(settings.db, sqlite_synchronous=settings.sqlite_synchronous)
     bus: Bus = NullBus() if store.is_sqlite else PostgresBus(settings.db)
     service = TableService(store, settings, bus)
@@ -101,10 +107,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await store.migrate()
         await store.start()
         await service.start()
+        if heap is not None:
+            heap.install()
         log.info("OpenRummy server ready (database %s)", _redact(settings.db))
         try:
             yield
         finally:
+            if heap is not None:
+                await heap.uninstall()
             await service.stop()
             await store.close()
 
@@ -367,7 +377,7 @@ def serve(settings: Settings) -> None:
     )
     # Alembic narrates every plugin it loads; only its warnings concern an operator.
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(settings)
+    app = create_app(settings, manage_heap=True)
     print(
         f"OpenRummy server on {settings.url}  (API docs: {settings.url}/docs; "
         f"database: {_redact(settings.db)})",

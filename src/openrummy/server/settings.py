@@ -80,6 +80,10 @@ class Settings:
     send_queue: int = 512
     """Messages waiting for a slow client before the server gives up on that connection."""
     name_max: int = 32
+    gc_full_every: float = 600.0
+    """``rummy serve``: seconds between complete garbage collections; in between, objects
+    that survive a full collection are frozen so later ones stay short (``server/heap.py``).
+    0 leaves the garbage collector as Python sets it up."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite ``PRAGMA synchronous``: NORMAL survives a killed process; FULL also a power cut."""
 
