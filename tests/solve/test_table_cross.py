@@ -19,6 +19,7 @@ from ilp_reference import Optimum, optimum
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
+from openrummy.solve import _dp as dp_module
 from openrummy.solve import best_play
 from openrummy.solve import table as table_module
 
@@ -66,16 +67,66 @@ MILP_PER_CHUNK = 25
 def test_integer_program_matches_reference(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fallback for huge state spaces (``solve/_milp.py``), forced on every position."""
     monkeypatch.setattr(table_module, "DP_BUDGET", 0)
+    monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))
     step = 2000 // (MILP_CHUNKS * MILP_PER_CHUNK)
     first = chunk * MILP_PER_CHUNK * step
     for seed in range(first + 3, first + MILP_PER_CHUNK * step, step):
         _compare(random_position(seed))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(MILP_CHUNKS))
+def test_linear_relaxation_first_matches_reference(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The relaxation's bound (and its solution when integral), asked at every position
+    before the DP has tried anything: the answers must not change."""
+    monkeypatch.setattr(dp_module, "UPPER_AFTER", 0)
+    step = 2000 // (MILP_CHUNKS * MILP_PER_CHUNK)
+    first = chunk * MILP_PER_CHUNK * step
+    for seed in range(first + 5, first + MILP_PER_CHUNK * step, step):
+        _compare(random_position(seed))
+
+
+def test_linear_relaxation_bounds_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lp_bound`` never cuts the optimum off, and an integral relaxation is optimal."""
+    from openrummy.solve._dp import BudgetExceeded, CoreProblem, CoreSpec
+    from openrummy.solve._milp import lp_bound
+
+    real = table_module.solve_core
+    captured: list[tuple[CoreProblem, CoreSpec]] = []
+
+    def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
+        captured.append((prob, spec))
+        return real(prob, spec, **kw)
+
+    monkeypatch.setattr(table_module, "solve_core", spy)
+    exact_seen = 0
+    for seed in range(1, 2000, 40):
+        p = random_position(seed)
+        captured.clear()
+        best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        for prob, spec in captured:
+            try:
+                want = real(prob, spec, want_melds=False, budget=table_module.DP_BUDGET).score
+            except BudgetExceeded:
+                continue
+            bound, exact = lp_bound(prob, spec)
+            assert bound is not None and bound >= want, f"seed {seed}: {bound} < {want}"
+            if exact is not None:
+                assert exact.score == want, f"seed {seed}: integral {exact.score} != {want}"
+                exact_seen += 1
+    assert exact_seen > 0
+
+
 def test_huge_state_space_switches_to_the_integer_program(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Seed 648 (wrap-around aces, 4 jokers, 18 cards) once needed 15 GB in the DP."""
+    """Seed 648 (wrap-around aces, 4 jokers, 18 cards) once needed 15 GB in the DP.
+
+    Its linear relaxation solves it now; without it, the DP must give up at its budget
+    and hand the position to the integer program.
+    """
     calls: list[int] = []
     real = table_module.solve_milp
 
@@ -84,6 +135,9 @@ def test_huge_state_space_switches_to_the_integer_program(
         return real(prob, spec)
 
     monkeypatch.setattr(table_module, "solve_milp", spy)
+    _compare(random_position(648))
+    assert not calls
+    monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))
     _compare(random_position(648))
     assert calls
 

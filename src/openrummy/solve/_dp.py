@@ -33,7 +33,7 @@ melds may use hand cards and hand jokers only.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -82,6 +82,11 @@ class CoreProblem:
     hand_jokers: int
     weight: tuple[tuple[int, ...], ...]
     joker_weight: int
+
+
+UPPER_AFTER = 1500
+"""States the first question of :func:`solve_core` may visit before the outside upper
+bound is asked for (about 10 ms; positions where the whole hand fits rarely need more)."""
 
 
 class BudgetExceeded(Exception):
@@ -723,6 +728,7 @@ def solve_core(
     lower: int = NEG,
     target: int | None = None,
     budget: int | None = None,
+    upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
 
@@ -730,6 +736,11 @@ def solve_core(
     the search. With ``target``, only "is ``target`` reachable?" is answered (score NEG
     if not). ``budget`` caps the number of states; past it :class:`BudgetExceeded` is
     raised (used by tie-breaks that may give up, never by the optimum itself).
+
+    ``upper`` computes an upper bound on the score (None: none known) and possibly an
+    optimal result (with melds) found on the way; it is asked only when the first question
+    ("can every hand card be placed?") is not answered yes within ``UPPER_AFTER`` states.
+    A tight bound spares the proofs of the bisection.
     """
     order = _orders(spec)
     search = _Search(prob, spec, order)
@@ -747,9 +758,42 @@ def solve_core(
         return CoreResult(got if got >= target else NEG, states=len(search.memo))
     lo_known = lower
     hi_known = search.node_ub(0, 0, 0)
+    if upper is not None and lo_known < hi_known:
+        # "Can every hand card be placed?" with a small budget first: the usual answer is
+        # yes, at once. Otherwise ask for the outside bound, which is usually the optimum,
+        # and ask that first below. (A memo cut short by the budget holds proven bounds
+        # only, so the search goes on from it.)
+        need = hi_known
+        full_budget = search.budget
+        search.budget = min(full_budget, len(search.memo) + UPPER_AFTER)
+        cut: list[Any] | None = None
+        try:
+            cut = search.test(*root, need)
+        except BudgetExceeded:
+            pass
+        finally:
+            search.budget = full_budget
+        if cut is not None and cut[0] >= need:
+            lo_known = max(lo_known, cut[0])
+        else:
+            if cut is not None:
+                hi_known = min(cut[1], need - 1)
+            bound, exact = upper()
+            if bound == NEG:
+                return CoreResult(NEG, states=len(search.memo))
+            if exact is not None:
+                exact.states = len(search.memo)
+                if not want_melds:
+                    exact.melds = []
+                return exact
+            if bound is not None:
+                hi_known = min(hi_known, bound)
+            if hi_known < 0:
+                hi_known = NEG
     first = True
     # Ask "can the rest reach need?" (memo entries keep their bounds between questions):
-    # first with everything placed, the usual answer; then by bisection.
+    # first the best the bounds allow (everything placed, or the outside bound), the usual
+    # answer; then by bisection.
     while lo_known < hi_known:
         if first:
             need = hi_known

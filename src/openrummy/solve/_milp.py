@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import sys
 import threading
@@ -40,7 +41,7 @@ from openrummy.solve._dp import (
     CoreSpec,
 )
 
-__all__ = ["solve_milp"]
+__all__ = ["lp_bound", "solve_milp"]
 
 Item = tuple[int, int, bool, bool]
 
@@ -136,10 +137,34 @@ class _Model:
         """The optimal values of the variables, or None if the model has no solution."""
         if not self.obj:
             return []  # nothing to decide (HiGHS calls an empty model "empty", not optimal)
-        inf = highspy.kHighsInf
-        hs = _highs()
+        hs = self._load()
         hs.setOptionValue("mip_rel_gap", 0.0)
         hs.setOptionValue("mip_abs_gap", 0.5)  # the objective is an integer
+        n = len(self.obj)
+        hs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.ones(n, dtype=np.uint8))
+        hs.run()
+        if hs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None
+        return [float(v) for v in hs.getSolution().col_value]
+
+    def relaxation(self) -> tuple[str, float | None, list[float] | None]:
+        """The linear relaxation: ("optimal", its objective, its solution), ("infeasible",
+        None, None), or ("unknown", None, None) for any other outcome."""
+        if not self.obj:
+            return "optimal", 0.0, []
+        hs = self._load()
+        hs.run()
+        status = hs.getModelStatus()
+        if status == highspy.HighsModelStatus.kOptimal:
+            sol = [float(v) for v in hs.getSolution().col_value]
+            return "optimal", float(sum(c * v for c, v in zip(self.obj, sol, strict=True))), sol
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return "infeasible", None, None
+        return "unknown", None, None
+
+    def _load(self) -> highspy.Highs:
+        inf = highspy.kHighsInf
+        hs = _highs()
         n = len(self.obj)
         hs.addCols(
             n,
@@ -174,15 +199,57 @@ class _Model:
                 np.array(idx, dtype=np.int32),
                 np.array(val, dtype=np.float64),
             )
-        hs.changeColsIntegrality(n, np.arange(n, dtype=np.int32), np.ones(n, dtype=np.uint8))
-        hs.run()
-        if hs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return None
-        return [float(v) for v in hs.getSolution().col_value]
+        return hs
 
 
 def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible)."""
+    built = _build(prob, spec)
+    if built is None:
+        return CoreResult(NEG)
+    m, u, uj, runs, sets = built
+    sol = m.solve()
+    if sol is None:
+        return CoreResult(NEG)
+    return _result(prob, sol, u, uj, runs, sets)
+
+
+def lp_bound(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult | None]:
+    """The linear relaxation of :func:`solve_milp`'s model: an upper bound on the score
+    (NEG: the position has no solution at all; None: HiGHS gave no answer) and, when the
+    relaxation's optimum happens to be integral, that solution (then it is optimal).
+
+    The relaxation of a model whose integer optimum is the true optimum bounds it from
+    above; the objective's coefficients are integers, so the bound rounds down. On the
+    positions where the search has to prove that nothing better exists, the bound is
+    usually the optimum itself (docs/solver.md).
+    """
+    built = _build(prob, spec)
+    if built is None:
+        return NEG, None
+    m, u, uj, runs, sets = built
+    status, value, sol = m.relaxation()
+    if status == "infeasible":
+        return NEG, None
+    if value is None or sol is None:
+        return None, None
+    # HiGHS works to a tolerance of about 1e-7 per row: an integral optimum may come back
+    # a hair below its value, and rounding that down would cut off the optimum.
+    bound = math.floor(value + 0.05)
+    if all(abs(v - round(v)) < 1e-6 for v in sol):
+        exact = _result(prob, sol, u, uj, runs, sets)
+        if exact.score == bound:
+            return bound, exact
+    return bound, None
+
+
+_Built = tuple[
+    "_Model", list[list[int]], int, list[tuple["_Run", int, list[int]]], list[tuple["_Set", int]]
+]
+
+
+def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
+    """The integer program of a position (None: it has no solution, seen while building)."""
     t, h = prob.table, prob.hand
     jt, jh = prob.table_jokers, prob.hand_jokers
     jm = jt + jh
@@ -306,7 +373,7 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
             if u[s][r] >= 0:
                 add(both, u[s][r], -1)
             if not both and t[s][r]:
-                return CoreResult(NEG)
+                return None
             if both:
                 m.row(both, t[s][r], t[s][r])
             tagged = dict(uses.get((s, r, True), {}))
@@ -322,7 +389,7 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
     if all_j:
         m.row(all_j, jt, jt)
     elif jt:
-        return CoreResult(NEG)
+        return None
     if jokers_in[True]:
         tj = dict(jokers_in[True])
         if uj >= 0:
@@ -331,16 +398,25 @@ def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
     if spec.open_mode == OPEN_POINTS:
         if spec.threshold > 0:
             if not value_row:
-                return CoreResult(NEG)
+                return None
             m.row(value_row, spec.threshold, np.inf)
     elif spec.open_mode == OPEN_RUN:
         if not open_runs:
-            return CoreResult(NEG)
+            return None
         m.row(open_runs, 1, np.inf)
 
-    sol = m.solve()
-    if sol is None:
-        return CoreResult(NEG)
+    return m, u, uj, runs, sets
+
+
+def _result(
+    prob: CoreProblem,
+    sol: list[float],
+    u: list[list[int]],
+    uj: int,
+    runs: list[tuple[_Run, int, list[int]]],
+    sets: list[tuple[_Set, int]],
+) -> CoreResult:
+    """The score and melds of an integer solution."""
     score = sum(
         round(sol[u[s][r]]) * prob.weight[s][r] for s in range(4) for r in range(13) if u[s][r] >= 0
     )

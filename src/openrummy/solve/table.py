@@ -50,7 +50,7 @@ from openrummy.solve._dp import (
     CoreSpec,
     solve_core,
 )
-from openrummy.solve._milp import solve_milp
+from openrummy.solve._milp import lp_bound, solve_milp
 
 DP_BUDGET = 60_000
 """States the dynamic program may memoise before the solver switches to the integer program
@@ -259,7 +259,14 @@ class _Solver:
                 prob, self.spec, want_melds=melds, lower=lower, target=target, budget=budget
             )
         try:
-            return solve_core(prob, self.spec, want_melds=melds, lower=lower, budget=DP_BUDGET)
+            return solve_core(
+                prob,
+                self.spec,
+                want_melds=melds,
+                lower=lower,
+                budget=DP_BUDGET,
+                upper=lambda: lp_bound(prob, self.spec),
+            )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
             return solve_milp(prob, self.spec)
