@@ -323,10 +323,10 @@ def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[C
 
 def _kept_count(before: Sequence[Meld], after: Sequence[Meld], rules: ManipulationRules) -> int:
     mr = rules.meld_rules
-    left = Counter(str(m.normalized(mr)) for m in after)
+    left = Counter(m.normalized(mr) for m in after)
     kept = 0
     for m in before:
-        key = str(m.normalized(mr))
+        key = m.normalized(mr)
         if left[key] > 0:
             left[key] -= 1
             kept += 1
