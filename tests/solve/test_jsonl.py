@@ -78,7 +78,8 @@ def test_pretty() -> None:
 
 
 def test_output_stays_json_when_the_integer_program_answers() -> None:
-    # HiGHS prints a banner on its first use; it must not reach the JSON lines on stdout.
+    # HiGHS prints a banner on its first use; it must not reach the JSON lines on stdout
+    # (nor standard error: every tournament worker would print it).
     code = (
         "import sys\n"
         "from openrummy.solve import table\n"
@@ -94,3 +95,4 @@ def test_output_stays_json_when_the_integer_program_answers() -> None:
     lines = done.stdout.splitlines()
     assert len(lines) == 1
     assert json.loads(lines[0])["count"] == 1
+    assert "HiGHS" not in done.stderr

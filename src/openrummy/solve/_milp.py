@@ -96,8 +96,9 @@ def _highs() -> highspy.Highs:
 
     HiGHS prints its banner to the process's standard output when the first instance is
     made, before any option can be set; that would corrupt the JSON lines of ``rummy
-    solve``. The first instance is therefore made with file descriptor 1 pointing at
-    standard error.
+    solve``, and every tournament worker and server would print it too (the relaxation is
+    asked on most turns of a real game). The first instance is therefore made with file
+    descriptor 1 pointing at the null device.
     """
     global _greeted
     with _first:
@@ -106,7 +107,9 @@ def _highs() -> highspy.Highs:
         else:
             sys.stdout.flush()
             saved = os.dup(1)
-            os.dup2(2, 1)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
             try:
                 hs = highspy.Highs()  # type: ignore[no-untyped-call]
                 with contextlib.suppress(OSError, AttributeError):  # no C library here
