@@ -81,22 +81,42 @@ def make_position(seed: int, size: int, kind: str) -> Position:
     """A seeded position: a valid table of about ``size`` tiles and a 14-tile rack.
 
     ``kind = "typical"``: the rack holds whole melds plus a few loose tiles (most fit);
-    ``"hard"``: 14 tiles at random (the optimum usually leaves some on the rack).
+    ``"hard"``: 14 tiles at random (the optimum usually leaves some on the rack), with
+    one or two hard-to-place tiles among them next to 60 or more table tiles.
     """
     rng = random.Random(seed * 7919 + size)
     pool = [Card(r, s, True) for _ in range(2) for s in Suit for r in range(1, 14)]
     pool += [JOKER, JOKER]
     rng.shuffle(pool)
+    dead: list[Card] = []
+    if kind == "hard" and size >= 60:
+        # Next to 60 or more table tiles a random rack always fits (0 of 100 seeds left a
+        # tile): the rack gets hard-to-place tiles whose run neighbours (same colour, one
+        # rank either side) and same-number tiles stay in the bag, so each fits only with
+        # both jokers. Two such tiles next to 60 table tiles, one next to 80 (the bag must
+        # still leave enough tiles for the table).
+        want = 2 if size <= 60 else 1
+        while len(dead) < want:
+            c = rng.choice(pool)
+            if c.is_joker or any(c.suit == d.suit or c.rank == d.rank for d in dead):
+                continue
+            dead.append(c)
+        bag = {
+            Card(d.rank + k, d.suit, True) for d in dead for k in (-1, 1) if 1 <= d.rank + k <= 13
+        } | {Card(d.rank, s, True) for d in dead for s in Suit if s != d.suit}
+        for d in dead:
+            pool.remove(d)
+        pool = [c for c in pool if c not in bag]
     table: list[Meld] = []
     n = 0
     tries = 0
-    while n < size and tries < 500:
+    while n < size and tries < 500 and len(pool) - 7 >= 14 - len(dead):
         tries += 1
         m = _random_meld(rng, pool)
         if m is not None:
             table.append(m)
             n += len(m)
-    hand: list[Card] = []
+    hand: list[Card] = list(dead)
     if kind == "typical":
         while len(hand) < 11 and tries < 1000:
             tries += 1
@@ -172,6 +192,11 @@ def main(argv: list[str]) -> int:
         for kind in ("typical", "hard"):
             for i in range(args.n):
                 p = make_position(1000 * size + i * 2 + (kind == "hard"), size, kind)
+                for retry in range(1, 10 if kind == "hard" else 1):
+                    # a "hard" seed whose rack fits anyway is replaced (untimed check)
+                    if best_play(rules, p.table, p.hand, keep_melds=False).hand:
+                        break
+                    p = make_position(100_000 * retry + 1000 * size + i * 2 + 1, size, kind)
                 t0 = time.perf_counter()
                 play = best_play(rules, p.table, p.hand, keep_melds=False)
                 t_ours = time.perf_counter() - t0
