@@ -356,6 +356,7 @@ class ManipulationGame:
         game._stock = list(stock)[::-1]
         game.discard_pile = list(discard_pile)
         game.table = tuple(m.normalized(mr) for m in table)
+        game._table_text, game._table_text_of = (), ()
         if rules.meld.ownership is MeldOwnership.OWNED:
             game.owners = tuple(owners) if owners is not None else (None,) * len(table)
         else:
@@ -782,8 +783,7 @@ class ManipulationGame:
         # Every seat's and every spectator's view shows the same table, which changes only
         # when a play is accepted: its text is made once per table (``self.table`` is an
         # immutable tuple, replaced on change, so its identity is the key).
-        # (getattr: games rebuilt from a snapshot start without the cache.)
-        if getattr(self, "_table_text_of", None) is not self.table:
+        if self._table_text_of is not self.table:
             self._table_text = tuple(tuple(str(it) for it in m.items) for m in self.table)
             self._table_text_of = self.table
         return [list(m) for m in self._table_text]
