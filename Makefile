@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint bench clean setup browser
+.PHONY: run test lint bench clean setup browser warm
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -25,7 +25,12 @@ $(NODE_STAMP): package.json package-lock.json
 browser:
 	sh scripts/install_chromium.sh
 
-run: $(STAMP)
+# Compile the solver's numba core once (later runs load it from numba's cache in
+# src/openrummy/solve/__pycache__), so no game or test waits for the compiler.
+warm: $(STAMP)
+	$(BIN)/python -c 'from openrummy.solve._fast import warm; warm()'
+
+run: $(STAMP) warm
 	$(BIN)/rummy serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP) $(NODE_STAMP)
@@ -34,10 +39,10 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
-test: lint browser
+test: lint browser warm
 	$(BIN)/python -m pytest -n 2
 
-bench: $(STAMP)
+bench: $(STAMP) warm
 	$(BIN)/python bench/run_all.py
 
 clean:

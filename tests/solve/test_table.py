@@ -14,17 +14,21 @@ from ilp_reference import optimum
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError, find_preset
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import _dp as dp_module
+from openrummy.solve import _fast as fast_module
 from openrummy.solve import arrange, best_play, can_arrange
 from openrummy.solve import table as table_module
 
 
-@pytest.fixture(autouse=True, params=["dp", "lp", "milp"])
+@pytest.fixture(autouse=True, params=["dp", "python", "lp", "milp"])
 def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every crafted position three ways: the DP as configured; the linear relaxation asked
-    first at every position (its bound, or its solution when integral); the integer
-    program alone."""
+    """Every crafted position four ways: the DP as configured (compiled where it applies);
+    the Python DP alone; the linear relaxation asked first at every position (its bound,
+    or its solution when integral); the integer program alone."""
+    if request.param == "python":
+        monkeypatch.setattr(dp_module, "COMPILED", False)
     if request.param == "lp":
         monkeypatch.setattr(dp_module, "UPPER_AFTER", 0)
+        monkeypatch.setattr(fast_module, "UPPER_AFTER", 0)
     if request.param == "milp":
         monkeypatch.setattr(table_module, "DP_BUDGET", 0)
         monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))

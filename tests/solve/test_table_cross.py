@@ -20,6 +20,7 @@ from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
 from openrummy.solve import _dp as dp_module
+from openrummy.solve import _fast as fast_module
 from openrummy.solve import best_play
 from openrummy.solve import table as table_module
 
@@ -82,6 +83,7 @@ def test_linear_relaxation_first_matches_reference(
     """The relaxation's bound (and its solution when integral), asked at every position
     before the DP has tried anything: the answers must not change."""
     monkeypatch.setattr(dp_module, "UPPER_AFTER", 0)
+    monkeypatch.setattr(fast_module, "UPPER_AFTER", 0)
     step = 2000 // (MILP_CHUNKS * MILP_PER_CHUNK)
     first = chunk * MILP_PER_CHUNK * step
     for seed in range(first + 5, first + MILP_PER_CHUNK * step, step):
@@ -140,6 +142,37 @@ def test_huge_state_space_switches_to_the_integer_program(
     monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))
     _compare(random_position(648))
     assert calls
+
+
+@pytest.mark.slow
+def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled DP (``_fast``) and the Python DP give the same optimum (count, value).
+
+    The cross-check above runs the compiled core wherever it applies (aces low, no opening
+    rule in force), so the Python core is checked here against it on those positions.
+    """
+    made: list[int] = []
+    real = fast_module.FastSearch.__init__
+
+    def spy(self, prob, spec, budget):  # type: ignore[no-untyped-def]
+        made.append(1)
+        real(self, prob, spec, budget)
+
+    monkeypatch.setattr(fast_module.FastSearch, "__init__", spy)
+    compared = 0
+    for seed in range(3, 2000, 9):
+        p = random_position(seed)
+        made.clear()
+        fast = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        if not made:
+            continue
+        compared += 1
+        monkeypatch.setattr(dp_module, "COMPILED", False)
+        slow = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        monkeypatch.setattr(dp_module, "COMPILED", True)
+        assert (fast.count, fast.value) == (slow.count, slow.value), p.label
+        check_play(p.rules, p.table, p.hand, fast, opened=p.opened)
+    assert compared >= 60
 
 
 def test_random_positions_cover_the_space() -> None:

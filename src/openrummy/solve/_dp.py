@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = ["BudgetExceeded", "CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
 
@@ -720,6 +720,87 @@ def _orders(spec: CoreSpec) -> tuple[int, ...]:
     return tuple(range(13))
 
 
+class Prover(Protocol):
+    """What the question loop of :func:`solve_core` asks of a search (Python or compiled)."""
+
+    budget: int
+
+    @property
+    def states(self) -> int: ...
+
+    @property
+    def upper_after(self) -> int: ...
+
+    def node_ub(self) -> int: ...
+
+    def ask(self, need: int) -> tuple[int, int] | None:
+        """The root's bounds after "can everything add ``need``?"; None: over budget."""
+
+    def root_lo(self) -> int: ...
+
+    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]: ...
+
+
+class _Prover:
+    """The Python search behind the question loop of :func:`solve_core`."""
+
+    @property
+    def upper_after(self) -> int:
+        return UPPER_AFTER
+
+    def __init__(self, prob: CoreProblem, spec: CoreSpec, budget: int) -> None:
+        self.search = _Search(prob, spec, _orders(spec))
+        self.search.budget = budget
+        self.start: tuple[tuple[int, ...], ...] = ((), (), (), ())
+        self.root = (0, 0, self.start, ((),) * 4, 0, 0, 0, False, (), ())
+        if sys.getrecursionlimit() < 10000:
+            sys.setrecursionlimit(10000)
+
+    @property
+    def budget(self) -> int:
+        return self.search.budget
+
+    @budget.setter
+    def budget(self, value: int) -> None:
+        self.search.budget = value
+
+    @property
+    def states(self) -> int:
+        return len(self.search.memo)
+
+    def node_ub(self) -> int:
+        return self.search.node_ub(0, 0, 0)
+
+    def ask(self, need: int) -> tuple[int, int] | None:
+        try:
+            ent = self.search.test(*self.root, need)
+        except BudgetExceeded:
+            return None
+        return ent[0], ent[1]
+
+    def root_lo(self) -> int:
+        ent = self.search.memo.get(self.root)
+        return NEG if ent is None else int(ent[0])
+
+    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+        return _rebuild(self.search, self.start)
+
+
+COMPILED = True
+"""Use the compiled core (``_fast``) for the problems it handles; tests switch it off to
+check the Python core, which handles everything, on its own."""
+
+
+def _prover(prob: CoreProblem, spec: CoreSpec, budget: int) -> Prover:
+    if COMPILED:
+        from openrummy.solve import _fast
+
+        if _fast.eligible(prob, spec):
+            # its states cost about a twentieth: the same budget in time, not in states
+            return _fast.FastSearch(prob, spec, min(budget * _fast.STATE_FACTOR, 1 << 62))
+    return _Prover(prob, spec, budget)
+
+
 def solve_core(
     prob: CoreProblem,
     spec: CoreSpec,
@@ -742,22 +823,20 @@ def solve_core(
     ("can every hand card be placed?") is not answered yes within ``UPPER_AFTER`` states.
     A tight bound spares the proofs of the bisection.
     """
-    order = _orders(spec)
-    search = _Search(prob, spec, order)
-    if budget is not None:
-        search.budget = budget
-    if sys.getrecursionlimit() < 10000:
-        sys.setrecursionlimit(10000)
-    start: tuple[tuple[int, ...], ...] = ((), (), (), ())
-    root = (0, 0, start, ((),) * 4, 0, 0, 0, False, (), ())
+    search = _prover(prob, spec, budget if budget is not None else 1 << 62)
+
+    def ask(need: int) -> tuple[int, int]:
+        got = search.ask(need)
+        if got is None:
+            raise BudgetExceeded
+        return got
+
     if target is not None:
         # only "is target reachable?": one question
-        ent = search.test(*root, target)
-        got = ent[0]
-        assert isinstance(got, int)
-        return CoreResult(got if got >= target else NEG, states=len(search.memo))
+        got = ask(target)[0]
+        return CoreResult(got if got >= target else NEG, states=search.states)
     lo_known = lower
-    hi_known = search.node_ub(0, 0, 0)
+    hi_known = search.node_ub()
     if upper is not None and lo_known < hi_known:
         # "Can every hand card be placed?" with a small budget first: the usual answer is
         # yes, at once. Otherwise ask for the outside bound, which is usually the optimum,
@@ -765,14 +844,9 @@ def solve_core(
         # only, so the search goes on from it.)
         need = hi_known
         full_budget = search.budget
-        search.budget = min(full_budget, len(search.memo) + UPPER_AFTER)
-        cut: list[Any] | None = None
-        try:
-            cut = search.test(*root, need)
-        except BudgetExceeded:
-            pass
-        finally:
-            search.budget = full_budget
+        search.budget = min(full_budget, search.states + search.upper_after)
+        cut = search.ask(need)
+        search.budget = full_budget
         if cut is not None and cut[0] >= need:
             lo_known = max(lo_known, cut[0])
         else:
@@ -780,9 +854,9 @@ def solve_core(
                 hi_known = min(cut[1], need - 1)
             bound, exact = upper()
             if bound == NEG:
-                return CoreResult(NEG, states=len(search.memo))
+                return CoreResult(NEG, states=search.states)
             if exact is not None:
-                exact.states = len(search.memo)
+                exact.states = search.states
                 if not want_melds:
                     exact.melds = []
                 return exact
@@ -802,9 +876,7 @@ def solve_core(
             need = 0
         else:
             need = lo_known + 1 + (hi_known - lo_known - 1) // 2
-        ent = search.test(*root, need)
-        lo, hi = ent[0], ent[1]
-        assert isinstance(lo, int) and isinstance(hi, int)
+        lo, hi = ask(need)
         if lo >= need:
             lo_known = max(lo_known, lo)
         else:
@@ -812,14 +884,13 @@ def solve_core(
             if hi_known < 0:
                 hi_known = NEG
     best = lo_known if lo_known >= 0 else NEG
-    if best != NEG and (search.memo.get(root) or [NEG])[0] != best:
+    if best != NEG and search.root_lo() != best:
         # the known lower bound came from outside: find the melds for it
-        search.test(*root, best)
-    best_start = start
-    res = CoreResult(best, states=len(search.memo))
-    if best == NEG or not want_melds or best_start is None:
+        ask(best)
+    res = CoreResult(best, states=search.states)
+    if best == NEG or not want_melds:
         return res
-    res.melds = _rebuild(search, best_start)
+    res.melds = search.melds()
     return res
 
 

@@ -1,0 +1,801 @@
+"""The compiled core of the table solver (private): the dynamic program of ``_dp`` in numba.
+
+The same search as :class:`openrummy.solve._dp._Search` ("can the rest still add
+``need``?", memoised lower/upper bounds per state, moves most hand cards first), for the
+common case that covers play after the opening in every preset with aces low, Rummikub
+included: aces low (no runs over the K–A corner), no opening requirement, and runs that
+need no exact length (see :func:`eligible`). Everything else goes to the Python core.
+
+Differences in representation only (the state space is the same):
+
+* a suit's open runs are a sorted list of labels packed six bits each into one integer
+  (label = length capped at ``min_len``, and naturals capped at ``M``, as in ``_dp``);
+* a move (what one suit does at one rank) is two integers: small fields packed into
+  one (hand cards used, jokers, naturals left for sets, runs started, what each open
+  run does), and the packed runs after the move. Moves of a (runs, counts) situation are
+  generated once per solve and kept in a flat store, sorted most cards first;
+* the naturals left for sets at a rank are a sorted list packed four bits each, and a
+  table computed in Python (from ``_dp._set_jokers``) says which joker counts can join
+  them in valid sets.
+
+The result is the same as the Python core's: the best score, and the choices along the
+way, from which :meth:`FastSearch.melds` rebuilds the melds in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from itertools import combinations_with_replacement
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit as _njit
+from numba import types
+from numba.typed import Dict
+
+from openrummy.solve._dp import (
+    _NAT_SHIFT,
+    LOW,
+    NEG,
+    OPEN_NONE,
+    CoreProblem,
+    CoreSpec,
+    _set_jokers,
+    _set_parts,
+)
+
+__all__ = ["FastSearch", "eligible"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(f: F) -> F:
+    return cast(F, _njit(cache=True, nogil=True)(f))
+
+
+_MAX_RUNS = 10
+"""Open runs per suit that fit the packed form (six bits each in one integer)."""
+
+# prm indices
+_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES = range(10)
+UPPER_AFTER = 1 << 62
+"""States the first question may visit before the outside bound (the linear relaxation,
+a few milliseconds) is asked: at a fraction of a microsecond per state, the search
+proves faster without it."""
+
+STATE_FACTOR = 16
+"""A state here costs about a twentieth of one in the Python core: budgets given in
+Python-core states are multiplied by this."""
+
+_STORE = 1 << 20
+"""Capacity of the move store; a solve that needs more gives up like one over budget."""
+
+_UNI: Any = types.UniTuple
+_KEY = _UNI(types.int64, 5)
+_VAL = _UNI(types.int64, 3)
+_MKEY = _UNI(types.int64, 2)
+
+
+def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
+    """Whether the compiled core handles this problem (else the Python core does)."""
+    copies = max(
+        max(a + b for a, b in zip(ts, hs, strict=True))
+        for ts, hs in zip(prob.table, prob.hand, strict=True)
+    )
+    jm = prob.table_jokers + prob.hand_jokers
+    return (
+        spec.ace == LOW
+        and spec.open_mode == OPEN_NONE
+        and not spec.open_all
+        and spec.min_len <= 15
+        and copies <= 15
+        and copies + jm <= _MAX_RUNS
+        and jm <= 15
+    )
+
+
+# -- compiled parts ---------------------------------------------------------------------
+
+
+@_jit
+def _closable(lab: int, L: int, M: int) -> bool:
+    return (lab & 0xF) >= L and ((lab >> 4) & 3) >= M
+
+
+@_jit
+def _grow(lab: int, natural: bool, L: int, M: int) -> int:
+    ln = min((lab & 0xF) + 1, L)
+    nat = (lab >> 4) & 3
+    if natural:
+        nat = min(nat + 1, M)
+    return (nat << 4) | ln
+
+
+@_jit
+def _gen_moves(
+    R: int,
+    t: int,
+    h: int,
+    jleft: int,
+    set_cap: int,
+    nxt: int,
+    L: int,
+    M: int,
+    mstore: Any,
+    top: int,
+) -> int:
+    """Append the moves of one suit at one rank to ``mstore`` from row ``top``, sorted.
+
+    Returns how many were added, or -1 if the store is full.
+    """
+    avail = t + h
+    # incoming runs, sorted, and their distinct labels with multiplicities
+    labs = np.zeros(_MAX_RUNS, np.int64)
+    n = 0
+    x = R
+    while x:
+        labs[n] = x & 63
+        x >>= 6
+        n += 1
+    glab = np.zeros(_MAX_RUNS, np.int64)
+    gm = np.zeros(_MAX_RUNS, np.int64)
+    G = 0
+    for i in range(n):
+        if G > 0 and glab[G - 1] == labs[i]:
+            gm[G - 1] += 1
+        else:
+            glab[G] = labs[i]
+            gm[G] = 1
+            G += 1
+    # options per group: (ends, naturals) with jokers = m - ends - naturals
+    nopt = np.zeros(_MAX_RUNS, np.int64)
+    oe = np.zeros((_MAX_RUNS, 66), np.int64)
+    oa = np.zeros((_MAX_RUNS, 66), np.int64)
+    for g in range(G):
+        m = gm[g]
+        can_end = _closable(glab[g], L, M)
+        k = 0
+        for e in range(m + 1):
+            if e and not can_end:
+                break
+            for a in range(m - e + 1):
+                b = m - e - a
+                if a > avail or b > jleft:
+                    continue
+                oe[g, k] = e
+                oa[g, k] = a
+                k += 1
+        if k == 0:
+            return 0
+        nopt[g] = k
+    nat_start = (min(1, M) << 4) | 1
+    jok_start = 1
+    cnt = 0
+    idx = np.zeros(_MAX_RUNS, np.int64)
+    new = np.zeros(_MAX_RUNS, np.int64)
+    cap = mstore.shape[0]
+    while True:
+        nat_used = 0
+        jok_used = 0
+        ends = False
+        for g in range(G):
+            e = oe[g, idx[g]]
+            a = oa[g, idx[g]]
+            nat_used += a
+            jok_used += gm[g] - e - a
+            if e:
+                ends = True
+        if nat_used <= avail and jok_used <= jleft:
+            # actions per incoming run in sorted order: 1 ends, 2 natural, 3 joker
+            actions = 0
+            nb = 0
+            pos = 0
+            for g in range(G):
+                e = oe[g, idx[g]]
+                a = oa[g, idx[g]]
+                b = gm[g] - e - a
+                for _ in range(e):
+                    actions |= 1 << (2 * pos)
+                    pos += 1
+                gn = _grow(glab[g], True, L, M)
+                for _ in range(a):
+                    actions |= 2 << (2 * pos)
+                    pos += 1
+                    new[nb] = gn
+                    nb += 1
+                gj = _grow(glab[g], False, L, M)
+                for _ in range(b):
+                    actions |= 3 << (2 * pos)
+                    pos += 1
+                    new[nb] = gj
+                    nb += 1
+            # dominance: ending a full run and starting a new one is never better than
+            # continuing it (lengths are capped, so equal labels)
+            sn_max = 0 if ends else avail - nat_used
+            sj_max = 0 if ends else jleft - jok_used
+            for sn in range(sn_max + 1):
+                for sj in range(sj_max + 1):
+                    nn = nb + sn + sj
+                    if nn > _MAX_RUNS:
+                        break
+                    for q in range(nb, nb + sn):
+                        new[q] = nat_start
+                    for q in range(nb + sn, nn):
+                        new[q] = jok_start
+                    # insertion sort, count runs that cannot end yet
+                    srt = new[:nn].copy()
+                    for i in range(1, nn):
+                        v = srt[i]
+                        q = i - 1
+                        while q >= 0 and srt[q] > v:
+                            srt[q + 1] = srt[q]
+                            q -= 1
+                        srt[q + 1] = v
+                    needy = 0
+                    packed = 0
+                    for i in range(nn):
+                        packed |= srt[i] << (6 * i)
+                        if not _closable(srt[i], L, M):
+                            needy += 1
+                    mj = jok_used + sj
+                    if needy:
+                        if nxt < 0:
+                            continue
+                        if needy > nxt + jleft - mj:
+                            continue
+                    free = avail - nat_used - sn
+                    sc = min(free, set_cap)
+                    for ns in range(sc + 1):
+                        used = nat_used + sn + ns
+                        if used < t:
+                            continue
+                        if top + cnt >= cap:
+                            return -1
+                        mstore[top + cnt, 0] = (
+                            used
+                            | (mj << 4)
+                            | (ns << 8)
+                            | (sn << 12)
+                            | (sj << 16)
+                            | (nn << 20)
+                            | (actions << 24)
+                        )
+                        mstore[top + cnt, 1] = packed
+                        cnt += 1
+        # next combination (odometer, last group fastest)
+        g = G - 1
+        while g >= 0:
+            idx[g] += 1
+            if idx[g] < nopt[g]:
+                break
+            idx[g] = 0
+            g -= 1
+        if g < 0:
+            break
+    if cnt > 1:
+        # most hand cards first, then fewest jokers, then fewest open runs (stable)
+        keys = np.empty(cnt, np.int64)
+        for i in range(cnt):
+            w = mstore[top + i, 0]
+            keys[i] = ((15 - (w & 15)) << 16) | (((w >> 4) & 15) << 8) | ((w >> 20) & 15)
+        order = np.argsort(keys, kind="mergesort")
+        block = mstore[top : top + cnt].copy()
+        for i in range(cnt):
+            mstore[top + i, 0] = block[order[i], 0]
+            mstore[top + i, 1] = block[order[i], 1]
+    return cnt
+
+
+@_jit
+def _insert_sorted(ns: int, count: int, v: int) -> int:
+    """Insert ``v`` into a sorted list of ``count`` four-bit values packed in ``ns``."""
+    vals = np.zeros(5, np.int64)
+    for i in range(count):
+        vals[i] = (ns >> (4 * i)) & 15
+    q = count - 1
+    while q >= 0 and vals[q] > v:
+        vals[q + 1] = vals[q]
+        q -= 1
+    vals[q + 1] = v
+    out = 0
+    for i in range(count + 1):
+        out |= vals[i] << (4 * i)
+    return out
+
+
+# frame columns of the explicit stack (numba cannot cache recursive functions)
+_FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN = (
+    0,
+    1,
+    2,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+)
+_FT, _FW, _FCNT = 15, 16, 17
+
+
+@_jit
+def _moves_of(
+    pos: int,
+    suit: int,
+    R: int,
+    t: int,
+    h: int,
+    jleft: int,
+    nxta: Any,
+    scap: Any,
+    prm: Any,
+    mcache: Any,
+    mstore: Any,
+) -> int:
+    """The (start << 32 | count) span of this situation's moves in the store; -1 if full."""
+    mk = (R, t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16))
+    if mk in mcache:
+        return int(mcache[mk])
+    top = int(prm[8])
+    c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[0], prm[1], mstore, top)
+    if c < 0:
+        return -1
+    prm[8] = top + c
+    span = (top << 32) | c
+    mcache[mk] = span
+    return int(span)
+
+
+@_jit
+def _ask(
+    need0: int,
+    cnt: Any,
+    wt: Any,
+    nxta: Any,
+    scap: Any,
+    suffix: Any,
+    ubj: Any,
+    setj: Any,
+    prm: Any,
+    memo: Any,
+    mcache: Any,
+    mstore: Any,
+) -> tuple[int, int]:
+    """Can everything add at least ``need0``? The root's bounds (lo, hi) after the search.
+
+    Each state answers "can the rest add at least ``need``?" with its memoised bounds:
+    ``lo >= need`` yes (its choice reaches ``lo``), ``hi < need`` no. Children are tried in
+    move order and cut by their own upper bound; the search is depth-first on an explicit
+    stack. Sets ``prm[7]`` and returns (NEG, NEG) when over budget or out of move store.
+    """
+    jt = prm[2]
+    jmax = prm[3]
+    jw = prm[4]
+    npos = prm[6]
+    fr = np.zeros((npos * 5 + 2, 18), np.int64)
+    d = 0
+    fr[0, _FNEED] = need0
+    entering = True
+    rlo = NEG
+    rhi = NEG
+    while True:
+        pos = fr[d, _FPOS]
+        suit = fr[d, _FSUIT]
+        j = fr[d, _FJ]
+        ns = fr[d, _FNS]
+        key = (fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], pos | (suit << 4) | (j << 8) | (ns << 16))
+        need = fr[d, _FNEED]
+        if entering:
+            entering = False
+            if key in memo:
+                ent = memo[key]
+                lo = ent[0]
+                hi = ent[1]
+            else:
+                if len(memo) >= prm[5]:
+                    prm[7] = 1
+                    return (NEG, NEG)
+                if pos == npos:
+                    lo = 0 if j >= jt else NEG
+                    hi = lo
+                    memo[key] = (lo, hi, -1)
+                else:
+                    lo = NEG
+                    hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
+                    memo[key] = (lo, hi, -1)
+            if lo >= need or hi < need:
+                rlo = lo
+                rhi = hi
+                if d == 0:
+                    return (rlo, rhi)
+                d -= 1
+                continue
+            fr[d, _FLO] = lo
+            fr[d, _FHI] = hi
+            fr[d, _FBEST] = NEG
+            if suit < 4:
+                if suit == 0:
+                    R = fr[d, 2]
+                elif suit == 1:
+                    R = fr[d, 3]
+                elif suit == 2:
+                    R = fr[d, 4]
+                else:
+                    R = fr[d, 5]
+                t = cnt[0, pos, suit]
+                span = _moves_of(
+                    pos, suit, R, t, cnt[1, pos, suit], jmax - j, nxta, scap, prm, mcache, mstore
+                )
+                if span < 0:
+                    prm[7] = 1
+                    return (NEG, NEG)
+                fr[d, _FI] = span >> 32
+                fr[d, _FSTOP] = (span >> 32) + (span & 0xFFFFFFFF)
+                fr[d, _FT] = t
+                fr[d, _FW] = wt[pos, suit]
+            else:
+                fr[d, _FI] = jmax - j
+                fr[d, _FSTOP] = -1
+        else:
+            # a child answered (rlo, rhi) for the candidate fr[d, _FI]
+            gain = fr[d, _FGAIN]
+            if rlo > NEG and rlo + gain >= need:
+                lo = rlo + gain
+                hi = fr[d, _FHI]
+                memo[key] = (lo, hi, fr[d, _FI])
+                rlo = lo
+                rhi = hi
+                if d == 0:
+                    return (rlo, rhi)
+                d -= 1
+                continue
+            if rhi > NEG and rhi + gain > fr[d, _FBEST]:
+                fr[d, _FBEST] = rhi + gain
+            fr[d, _FI] += 1 if suit < 4 else -1
+        # the next candidate, or the end of this state
+        pushed = False
+        if suit < 4:
+            t = fr[d, _FT]
+            w = fr[d, _FW]
+            nxt_ub = suffix[pos, suit + 1]
+            i = fr[d, _FI]
+            stop = fr[d, _FSTOP]
+            while i < stop:
+                mv = mstore[i, 0]
+                used = mv & 15
+                mj = (mv >> 4) & 15
+                nj = j + mj
+                gain = (used - t) * w + (max(0, nj - jt) - max(0, j - jt)) * jw
+                jbound = (jmax - max(nj, jt)) * jw
+                plain = nxt_ub + jbound + gain
+                if plain < need:
+                    # the joker terms of the plain bound cancel out, so it falls with
+                    # the hand cards a move uses; moves come most cards first: none of
+                    # the rest can reach need either (and none beats this bound)
+                    if plain > fr[d, _FBEST]:
+                        fr[d, _FBEST] = plain
+                    i = stop
+                    break
+                cub = ubj[pos, suit + 1, jmax - nj] + jbound + gain
+                if cub < need:
+                    # too many jokers for the cards still to place
+                    if cub > fr[d, _FBEST]:
+                        fr[d, _FBEST] = cub
+                    i += 1
+                    continue
+                fr[d, _FGAIN] = gain
+                c = d + 1
+                fr[c, _FPOS] = pos
+                fr[c, _FSUIT] = suit + 1
+                for q in range(4):
+                    fr[c, 2 + q] = fr[d, 2 + q]
+                fr[c, 2 + suit] = mstore[i, 1]
+                fr[c, _FJ] = nj
+                fr[c, _FNS] = _insert_sorted(ns, suit, (mv >> 8) & 15)
+                fr[c, _FNEED] = need - gain
+                pushed = True
+                break
+            fr[d, _FI] = i
+        else:
+            mask = setj[ns]
+            k = fr[d, _FI]
+            while k >= 0 and not (mask >> k) & 1:
+                k -= 1
+            fr[d, _FI] = k
+            if k >= 0:
+                nj = j + k
+                gain = (max(0, nj - jt) - max(0, j - jt)) * jw
+                fr[d, _FGAIN] = gain
+                c = d + 1
+                fr[c, _FPOS] = pos + 1
+                fr[c, _FSUIT] = 0
+                for q in range(4):
+                    fr[c, 2 + q] = fr[d, 2 + q]
+                fr[c, _FJ] = nj
+                fr[c, _FNS] = 0
+                fr[c, _FNEED] = need - gain
+                pushed = True
+        if pushed:
+            d += 1
+            entering = True
+            continue
+        # no candidate left: the state's upper bound falls to the best child's
+        lo = fr[d, _FLO]
+        hi = min(fr[d, _FHI], fr[d, _FBEST])
+        memo[key] = (lo, hi, memo[key][2])
+        rlo = lo
+        rhi = hi
+        if d == 0:
+            return (rlo, rhi)
+        d -= 1
+
+
+@_jit
+def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
+    """Per-rank tables of a problem: the next rank's naturals per suit, how many naturals
+    of a suit sets can take at a rank, and the upper bounds of the search.
+
+    ``suffix[pos, suit]``: weight of the hand naturals from cell (pos, suit) on, in the
+    order the search visits them (rank by rank, suit by suit; column 4 = the next rank).
+
+    ``ubj[pos, suit, k]``: the same sum restricted to the cards that could still be placed
+    with ``k`` jokers left. A card at rank p ≥ pos needs at least as many jokers as the
+    cheapest meld through it asks for at ranks after ``pos`` (ranks up to ``pos`` may hold
+    jokers placed already): a set needs 3 minus the suits present at p; a run holds a
+    window of ``L`` ranks through p, and each rank of it after ``pos`` with no natural of
+    that suit anywhere (table or hand) needs a joker.
+    """
+    av = cnt[0] + cnt[1]
+    nxta = np.full((13, 4), -1, np.int64)
+    scap = np.zeros((13, 4), np.int64)
+    for r in range(13):
+        others_present = 0
+        tot = 0
+        for s in range(4):
+            if av[r, s] > 0:
+                others_present += 1
+            tot += av[r, s]
+        for s in range(4):
+            if r < 12:
+                nxta[r, s] = av[r + 1, s]
+            present = others_present - (1 if av[r, s] > 0 else 0)
+            if present + jm >= 2 and set_max >= 3:
+                scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
+    suffix = np.zeros((14, 5), np.int64)
+    for r in range(12, -1, -1):
+        acc = suffix[r + 1, 0]
+        suffix[r, 4] = acc
+        for s in range(3, -1, -1):
+            acc += cnt[1, r, s] * wt[r, s]
+            suffix[r, s] = acc
+    big = jm + 1
+    ubj = np.zeros((14, 5, jm + 1), np.int64)
+    for pos in range(13):
+        # jokers each hand card needs at ranks after pos
+        after = np.zeros(jm + 1, np.int64)
+        here = np.zeros((4, jm + 1), np.int64)
+        for p in range(pos, 13):
+            suits_here = 0
+            for s in range(4):
+                if av[p, s] > 0:
+                    suits_here += 1
+            for s in range(4):
+                if cnt[1, p, s] == 0:
+                    continue
+                need = big
+                if set_max >= 3:
+                    need = max(0, 3 - suits_here)
+                for a in range(max(0, p - L + 1), p + 1):
+                    if a + L - 1 > 12:
+                        break
+                    miss = 0
+                    for q in range(a, a + L):
+                        if q > pos and q != p and av[q, s] == 0:
+                            miss += 1
+                    need = min(need, miss)
+                if need > jm:
+                    continue
+                val = cnt[1, p, s] * wt[p, s]
+                if p > pos:
+                    for k in range(need, jm + 1):
+                        after[k] += val
+                else:
+                    for k in range(need, jm + 1):
+                        here[s, k] += val
+        for k in range(jm + 1):
+            acc = after[k]
+            ubj[pos, 4, k] = acc
+            for s in range(3, -1, -1):
+                acc += here[s, k]
+                ubj[pos, s, k] = acc
+    return nxta, scap, suffix, ubj
+
+
+@_jit
+def _new_maps() -> Any:
+    memo = Dict.empty(key_type=_KEY, value_type=_VAL)
+    mcache = Dict.empty(key_type=_MKEY, value_type=types.int64)
+    return memo, mcache
+
+
+# -- the Python side ---------------------------------------------------------------------
+
+
+@cache
+def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray[Any, Any]:
+    """Bit k of entry ``pack(sorted naturals per suit)`` is set when k jokers can join."""
+    out = np.zeros(1 << 16, np.int64)
+    for vec in combinations_with_replacement(range(copies + 1), 4):
+        packed = 0
+        for i, v in enumerate(vec):
+            packed |= v << (4 * i)
+        mask = 0
+        for k in _set_jokers(vec, jmax, min_nat, set_max):
+            mask |= 1 << k
+        out[packed] = mask
+    return out
+
+
+class FastSearch:
+    """One problem prepared for the compiled search; questions share the memo."""
+
+    def __init__(self, prob: CoreProblem, spec: CoreSpec, budget: int) -> None:
+        self.p = prob
+        self.s = spec
+        L = spec.min_len
+        jm = prob.table_jokers + prob.hand_jokers
+        self.M = spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+        self.L = L
+        cnt = np.zeros((2, 13, 4), np.int64)
+        wt = np.zeros((13, 4), np.int64)
+        for s in range(4):
+            for r in range(13):
+                cnt[0, r, s] = prob.table[s][r]
+                cnt[1, r, s] = prob.hand[s][r]
+                wt[r, s] = prob.weight[s][r]
+        nxta, scap, suffix, ubj = _prepare(cnt, wt, jm, L, spec.set_max)
+        av = cnt[0] + cnt[1]
+        self.cnt, self.wt, self.nxta, self.scap, self.suffix = cnt, wt, nxta, scap, suffix
+        self.ubj = ubj
+        copies = int(av.max()) if av.size else 0
+        self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
+        self.prm = np.array(
+            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0], np.int64
+        )
+        self.memo, self.mcache = _new_maps()
+        self.mstore = np.empty((_STORE, 2), np.int64)
+
+    @property
+    def budget(self) -> int:
+        return int(self.prm[_BUDGET])
+
+    @budget.setter
+    def budget(self, value: int) -> None:
+        self.prm[_BUDGET] = min(value, 1 << 62)
+
+    @property
+    def states(self) -> int:
+        return len(self.memo)
+
+    @property
+    def upper_after(self) -> int:
+        return UPPER_AFTER
+
+    def node_ub(self) -> int:
+        jm = int(self.prm[_JMAX])
+        return int(self.ubj[0, 0, jm]) + (jm - int(self.prm[_JT])) * self.p.joker_weight
+
+    def ask(self, need: int) -> tuple[int, int] | None:
+        """Bounds of the root after asking "can everything add ``need``?" (None: over budget)."""
+        self.prm[_ABORT] = 0
+        lo, hi = _ask(
+            need,
+            self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
+            self.memo, self.mcache, self.mstore,
+        )  # fmt: skip
+        if self.prm[_ABORT]:
+            return None
+        return int(lo), int(hi)
+
+    def root_lo(self) -> int:
+        ent = self.memo.get((0, 0, 0, 0, 0))
+        return NEG if ent is None else int(ent[0])
+
+    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+        """Follow the memoised choices from the root and turn them into melds."""
+        Item = tuple[int, int, bool, bool]
+        L, M = self.L, self.M
+        spec = self.s
+        melds: list[tuple[bool, list[Item]]] = []
+        runs = [0, 0, 0, 0]
+        # concrete open runs per suit, by label
+        open_runs: list[dict[int, list[list[Item]]]] = [{} for _ in range(4)]
+        j = 0
+        for r in range(13):
+            ns = 0
+            act: list[int] = []
+            for suit in range(4):
+                key = (*runs, r | (suit << 4) | (j << 8) | (ns << 16))
+                i = int(self.memo[key][2])
+                mv = int(self.mstore[i, 0])
+                nr = int(self.mstore[i, 1])
+                mj, nsn, sn, sj = (mv >> 4) & 15, (mv >> 8) & 15, (mv >> 12) & 15, (mv >> 16) & 15
+                actions = mv >> 24
+                labs = _unpack(runs[suit])
+                pool = open_runs[suit]
+                nxt: dict[int, list[list[Item]]] = {}
+                for p, lab in enumerate(labs):
+                    items = pool[lab].pop()
+                    a = (actions >> (2 * p)) & 3
+                    if a == 1:
+                        melds.append((True, items))
+                        continue
+                    items.append((suit, r + 1, a == 3, False))
+                    nxt.setdefault(_grow_py(lab, a == 2, L, M), []).append(items)
+                for _ in range(sn):
+                    nxt.setdefault((min(1, M) << _NAT_SHIFT) | 1, []).append(
+                        [(suit, r + 1, False, False)]
+                    )
+                for _ in range(sj):
+                    nxt.setdefault(1, []).append([(suit, r + 1, True, False)])
+                open_runs[suit] = nxt
+                assert sorted(x for lab, lst in nxt.items() for x in [lab] * len(lst)) == _unpack(
+                    nr
+                )
+                runs[suit] = nr
+                j += mj
+                ns = _insert_py(ns, suit, nsn)
+                act.append(nsn)
+            key = (*runs, r | (4 << 4) | (j << 8) | (ns << 16))
+            k = int(self.memo[key][2])
+            parts = _set_parts(tuple(act), k, spec.min_nat, spec.set_max)
+            assert parts is not None
+            for suits, b in parts:
+                items2: list[Item] = [(s, r + 1, False, False) for s in suits]
+                missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
+                for q in range(b):
+                    items2.append((missing[q % len(missing)], r + 1, True, False))
+                melds.append((False, items2))
+            j += k
+        for suit in range(4):
+            for lst in open_runs[suit].values():
+                melds.extend((True, items) for items in lst)
+        return melds
+
+
+def _unpack(R: int) -> list[int]:
+    out = []
+    while R:
+        out.append(R & 63)
+        R >>= 6
+    return out
+
+
+def _grow_py(lab: int, natural: bool, L: int, M: int) -> int:
+    return int(_grow(lab, natural, L, M))
+
+
+def _insert_py(ns: int, count: int, v: int) -> int:
+    return int(_insert_sorted(ns, count, v))
+
+
+def warm() -> None:
+    """Compile the core (or load it from numba's cache, next to this file) by solving a
+    tiny problem, so that the first real solve does not wait for the compiler."""
+    from openrummy.solve._dp import solve_core
+
+    zero = (0,) * 13
+    hand = ((1, 1, 1) + (0,) * 10, zero, zero, zero)
+    prob = CoreProblem(
+        table=(zero,) * 4,
+        hand=hand,
+        table_jokers=0,
+        hand_jokers=1,
+        weight=((2,) * 13,) * 4,
+        joker_weight=2,
+    )
+    solve_core(prob, CoreSpec(), want_melds=True)
