@@ -29,6 +29,7 @@ def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     if request.param == "lp":
         monkeypatch.setattr(dp_module, "UPPER_AFTER", 0)
         monkeypatch.setattr(fast_module, "UPPER_AFTER", 0)
+        monkeypatch.setattr(fast_module, "UPPER_ON_NO", True)
     if request.param == "milp":
         monkeypatch.setattr(table_module, "DP_BUDGET", 0)
         monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))

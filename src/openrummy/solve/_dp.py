@@ -731,6 +731,10 @@ class Prover(Protocol):
     @property
     def upper_after(self) -> int: ...
 
+    @property
+    def upper_on_no(self) -> bool:
+        """Whether the outside bound is asked when the first question is answered no."""
+
     def node_ub(self) -> int: ...
 
     def ask(self, need: int) -> tuple[int, int] | None:
@@ -747,6 +751,10 @@ class _Prover:
     @property
     def upper_after(self) -> int:
         return UPPER_AFTER
+
+    @property
+    def upper_on_no(self) -> bool:
+        return True
 
     def __init__(self, prob: CoreProblem, spec: CoreSpec, budget: int) -> None:
         self.search = _Search(prob, spec, _orders(spec))
@@ -849,6 +857,8 @@ def solve_core(
         search.budget = full_budget
         if cut is not None and cut[0] >= need:
             lo_known = max(lo_known, cut[0])
+        elif cut is not None and not search.upper_on_no:
+            hi_known = min(cut[1], need - 1)
         else:
             if cut is not None:
                 hi_known = min(cut[1], need - 1)

@@ -64,6 +64,10 @@ UPPER_AFTER = 1 << 62
 a few milliseconds) is asked: at a fraction of a microsecond per state, the search
 proves faster without it."""
 
+UPPER_ON_NO = False
+"""Whether the linear relaxation is asked when "everything placed" is answered no (the
+Python core asks it; here the search's own proofs are faster than building the model)."""
+
 STATE_FACTOR = 16
 """A state here costs about a twentieth of one in the Python core: budgets given in
 Python-core states are multiplied by this."""
@@ -616,6 +620,36 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
 
 
 @_jit
+def _path(memo: Any, mstore: Any, npos: int) -> Any:
+    """The choices along the best line from the root: per rank, the move index of each
+    suit and the jokers given to sets (columns 0-3 and 4)."""
+    out = np.zeros((npos, 5), np.int64)
+    r0 = r1 = r2 = r3 = 0
+    j = 0
+    for pos in range(npos):
+        ns = 0
+        for suit in range(4):
+            i = memo[(r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16))][2]
+            out[pos, suit] = i
+            mv = mstore[i, 0]
+            nr = mstore[i, 1]
+            if suit == 0:
+                r0 = nr
+            elif suit == 1:
+                r1 = nr
+            elif suit == 2:
+                r2 = nr
+            else:
+                r3 = nr
+            j += (mv >> 4) & 15
+            ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
+        k = memo[(r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16))][2]
+        out[pos, 4] = k
+        j += k
+    return out
+
+
+@_jit
 def _new_maps() -> Any:
     memo = Dict.empty(key_type=_KEY, value_type=_VAL)
     mcache = Dict.empty(key_type=_MKEY, value_type=types.int64)
@@ -685,6 +719,10 @@ class FastSearch:
     def upper_after(self) -> int:
         return UPPER_AFTER
 
+    @property
+    def upper_on_no(self) -> bool:
+        return UPPER_ON_NO
+
     def node_ub(self) -> int:
         jm = int(self.prm[_JMAX])
         return int(self.ubj[0, 0, jm]) + (jm - int(self.prm[_JT])) * self.p.joker_weight
@@ -714,16 +752,14 @@ class FastSearch:
         runs = [0, 0, 0, 0]
         # concrete open runs per suit, by label
         open_runs: list[dict[int, list[list[Item]]]] = [{} for _ in range(4)]
-        j = 0
+        path = _path(self.memo, self.mstore, 13).tolist()
         for r in range(13):
-            ns = 0
             act: list[int] = []
             for suit in range(4):
-                key = (*runs, r | (suit << 4) | (j << 8) | (ns << 16))
-                i = int(self.memo[key][2])
+                i = path[r][suit]
                 mv = int(self.mstore[i, 0])
                 nr = int(self.mstore[i, 1])
-                mj, nsn, sn, sj = (mv >> 4) & 15, (mv >> 8) & 15, (mv >> 12) & 15, (mv >> 16) & 15
+                nsn, sn, sj = (mv >> 8) & 15, (mv >> 12) & 15, (mv >> 16) & 15
                 actions = mv >> 24
                 labs = _unpack(runs[suit])
                 pool = open_runs[suit]
@@ -747,11 +783,8 @@ class FastSearch:
                     nr
                 )
                 runs[suit] = nr
-                j += mj
-                ns = _insert_py(ns, suit, nsn)
                 act.append(nsn)
-            key = (*runs, r | (4 << 4) | (j << 8) | (ns << 16))
-            k = int(self.memo[key][2])
+            k = path[r][4]
             parts = _set_parts(tuple(act), k, spec.min_nat, spec.set_max)
             assert parts is not None
             for suits, b in parts:
@@ -760,7 +793,6 @@ class FastSearch:
                 for q in range(b):
                     items2.append((missing[q % len(missing)], r + 1, True, False))
                 melds.append((False, items2))
-            j += k
         for suit in range(4):
             for lst in open_runs[suit].values():
                 melds.extend((True, items) for items in lst)
@@ -776,11 +808,10 @@ def _unpack(R: int) -> list[int]:
 
 
 def _grow_py(lab: int, natural: bool, L: int, M: int) -> int:
-    return int(_grow(lab, natural, L, M))
-
-
-def _insert_py(ns: int, count: int, v: int) -> int:
-    return int(_insert_sorted(ns, count, v))
+    nat = (lab >> _NAT_SHIFT) & 3
+    if natural:
+        nat = min(nat + 1, M)
+    return (nat << _NAT_SHIFT) | min((lab & 0xF) + 1, L)
 
 
 def warm() -> None:
