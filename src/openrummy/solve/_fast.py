@@ -76,8 +76,6 @@ _STORE = 1 << 20
 """Capacity of the move store; a solve that needs more gives up like one over budget."""
 
 _UNI: Any = types.UniTuple
-_KEY = _UNI(types.int64, 5)
-_VAL = _UNI(types.int64, 3)
 _MKEY = _UNI(types.int64, 2)
 
 
@@ -294,17 +292,19 @@ def _gen_moves(
 @_jit
 def _insert_sorted(ns: int, count: int, v: int) -> int:
     """Insert ``v`` into a sorted list of ``count`` four-bit values packed in ``ns``."""
-    vals = np.zeros(5, np.int64)
-    for i in range(count):
-        vals[i] = (ns >> (4 * i)) & 15
-    q = count - 1
-    while q >= 0 and vals[q] > v:
-        vals[q + 1] = vals[q]
-        q -= 1
-    vals[q + 1] = v
     out = 0
-    for i in range(count + 1):
-        out |= vals[i] << (4 * i)
+    o = 0
+    placed = False
+    for i in range(count):
+        x = (ns >> (4 * i)) & 15
+        if not placed and x > v:
+            out |= v << (4 * o)
+            o += 1
+            placed = True
+        out |= x << (4 * o)
+        o += 1
+    if not placed:
+        out |= v << (4 * o)
     return out
 
 
@@ -326,6 +326,45 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
 _FT, _FW, _FCNT = 15, 16, 17
 
 
+# -- the memo: an open-addressing hash table in three arrays ----------------------------
+# keys (cap, 5), values (cap, 4) = (lo, hi, choice, span of the state's moves in the move
+# store or -1), used (cap,) flags; cap a power of 2.
+
+
+@_jit
+def _slot(tk: Any, ts: Any, a: int, b: int, c: int, d: int, e: int) -> int:
+    """The slot holding this key, or the empty slot where it would go (linear probing)."""
+    h = a * 0x9E3779B1 + b * 0x85EBCA77 + c * 0xC2B2AE3D + d * 0x27D4EB2F + e * 0x165667B1
+    h ^= h >> 29
+    h *= 0x7FEB352D
+    h ^= h >> 32
+    mask = ts.shape[0] - 1
+    i = h & mask
+    while ts[i]:
+        if tk[i, 4] == e and tk[i, 0] == a and tk[i, 1] == b and tk[i, 2] == c and tk[i, 3] == d:
+            return i  # type: ignore[no-any-return]
+        i = (i + 1) & mask
+    return i  # type: ignore[no-any-return]
+
+
+@_jit
+def _grown(tk: Any, tv: Any, ts: Any) -> Any:
+    """The same table with four times the room."""
+    cap = ts.shape[0] * 4
+    nk = np.empty((cap, 5), np.int64)
+    nv = np.empty((cap, 4), np.int64)
+    nu = np.zeros(cap, np.uint8)
+    for i in range(ts.shape[0]):
+        if ts[i]:
+            q = _slot(nk, nu, tk[i, 0], tk[i, 1], tk[i, 2], tk[i, 3], tk[i, 4])
+            nu[q] = 1
+            for x in range(5):
+                nk[q, x] = tk[i, x]
+            for x in range(4):
+                nv[q, x] = tv[i, x]
+    return nk, nv, nu
+
+
 @_jit
 def _moves_of(
     pos: int,
@@ -343,7 +382,7 @@ def _moves_of(
     """The (start << 32 | count) span of this situation's moves in the store; -1 if full."""
     mk = (R, t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16))
     if mk in mcache:
-        return int(mcache[mk])
+        return mcache[mk]  # type: ignore[no-any-return]
     top = int(prm[8])
     c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[0], prm[1], mstore, top)
     if c < 0:
@@ -351,7 +390,7 @@ def _moves_of(
     prm[8] = top + c
     span = (top << 32) | c
     mcache[mk] = span
-    return int(span)
+    return span
 
 
 @_jit
@@ -365,16 +404,19 @@ def _ask(
     ubj: Any,
     setj: Any,
     prm: Any,
-    memo: Any,
+    tk: Any,
+    tv: Any,
+    ts: Any,
     mcache: Any,
     mstore: Any,
-) -> tuple[int, int]:
+) -> Any:
     """Can everything add at least ``need0``? The root's bounds (lo, hi) after the search.
 
     Each state answers "can the rest add at least ``need``?" with its memoised bounds:
     ``lo >= need`` yes (its choice reaches ``lo``), ``hi < need`` no. Children are tried in
     move order and cut by their own upper bound; the search is depth-first on an explicit
     stack. Sets ``prm[7]`` and returns (NEG, NEG) when over budget or out of move store.
+    Returns (lo, hi) and the memo's arrays (new ones when the table grew).
     """
     jt = prm[2]
     jmax = prm[3]
@@ -391,31 +433,43 @@ def _ask(
         suit = fr[d, _FSUIT]
         j = fr[d, _FJ]
         ns = fr[d, _FNS]
-        key = (fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], pos | (suit << 4) | (j << 8) | (ns << 16))
+        k4 = pos | (suit << 4) | (j << 8) | (ns << 16)
         need = fr[d, _FNEED]
         if entering:
             entering = False
-            if key in memo:
-                ent = memo[key]
-                lo = ent[0]
-                hi = ent[1]
+            q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+            if ts[q]:
+                lo = tv[q, 0]
+                hi = tv[q, 1]
             else:
-                if len(memo) >= prm[5]:
+                if prm[9] >= prm[5]:
                     prm[7] = 1
-                    return (NEG, NEG)
+                    return (NEG, NEG, tk, tv, ts)
                 if pos == npos:
                     lo = 0 if j >= jt else NEG
                     hi = lo
-                    memo[key] = (lo, hi, -1)
                 else:
                     lo = NEG
                     hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
-                    memo[key] = (lo, hi, -1)
+                if 2 * (prm[9] + 1) > ts.shape[0]:
+                    tk, tv, ts = _grown(tk, tv, ts)
+                    q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+                ts[q] = 1
+                tk[q, 0] = fr[d, 2]
+                tk[q, 1] = fr[d, 3]
+                tk[q, 2] = fr[d, 4]
+                tk[q, 3] = fr[d, 5]
+                tk[q, 4] = k4
+                tv[q, 0] = lo
+                tv[q, 1] = hi
+                tv[q, 2] = -1
+                tv[q, 3] = -1
+                prm[9] += 1
             if lo >= need or hi < need:
                 rlo = lo
                 rhi = hi
                 if d == 0:
-                    return (rlo, rhi)
+                    return (rlo, rhi, tk, tv, ts)
                 d -= 1
                 continue
             fr[d, _FLO] = lo
@@ -431,12 +485,25 @@ def _ask(
                 else:
                     R = fr[d, 5]
                 t = cnt[0, pos, suit]
-                span = _moves_of(
-                    pos, suit, R, t, cnt[1, pos, suit], jmax - j, nxta, scap, prm, mcache, mstore
-                )
+                span = tv[q, 3]
                 if span < 0:
-                    prm[7] = 1
-                    return (NEG, NEG)
+                    span = _moves_of(
+                        pos,
+                        suit,
+                        R,
+                        t,
+                        cnt[1, pos, suit],
+                        jmax - j,
+                        nxta,
+                        scap,
+                        prm,
+                        mcache,
+                        mstore,
+                    )
+                    if span < 0:
+                        prm[7] = 1
+                        return (NEG, NEG, tk, tv, ts)
+                    tv[q, 3] = span
                 fr[d, _FI] = span >> 32
                 fr[d, _FSTOP] = (span >> 32) + (span & 0xFFFFFFFF)
                 fr[d, _FT] = t
@@ -450,11 +517,13 @@ def _ask(
             if rlo > NEG and rlo + gain >= need:
                 lo = rlo + gain
                 hi = fr[d, _FHI]
-                memo[key] = (lo, hi, fr[d, _FI])
+                q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+                tv[q, 0] = lo
+                tv[q, 2] = fr[d, _FI]
                 rlo = lo
                 rhi = hi
                 if d == 0:
-                    return (rlo, rhi)
+                    return (rlo, rhi, tk, tv, ts)
                 d -= 1
                 continue
             if rhi > NEG and rhi + gain > fr[d, _FBEST]:
@@ -530,11 +599,12 @@ def _ask(
         # no candidate left: the state's upper bound falls to the best child's
         lo = fr[d, _FLO]
         hi = min(fr[d, _FHI], fr[d, _FBEST])
-        memo[key] = (lo, hi, memo[key][2])
+        q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+        tv[q, 1] = hi
         rlo = lo
         rhi = hi
         if d == 0:
-            return (rlo, rhi)
+            return (rlo, rhi, tk, tv, ts)
         d -= 1
 
 
@@ -620,7 +690,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
 
 
 @_jit
-def _path(memo: Any, mstore: Any, npos: int) -> Any:
+def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     """The choices along the best line from the root: per rank, the move index of each
     suit and the jokers given to sets (columns 0-3 and 4)."""
     out = np.zeros((npos, 5), np.int64)
@@ -629,7 +699,7 @@ def _path(memo: Any, mstore: Any, npos: int) -> Any:
     for pos in range(npos):
         ns = 0
         for suit in range(4):
-            i = memo[(r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16))][2]
+            i = tv[_slot(tk, ts, r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16)), 2]
             out[pos, suit] = i
             mv = mstore[i, 0]
             nr = mstore[i, 1]
@@ -643,7 +713,7 @@ def _path(memo: Any, mstore: Any, npos: int) -> Any:
                 r3 = nr
             j += (mv >> 4) & 15
             ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
-        k = memo[(r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16))][2]
+        k = tv[_slot(tk, ts, r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16)), 2]
         out[pos, 4] = k
         j += k
     return out
@@ -651,9 +721,13 @@ def _path(memo: Any, mstore: Any, npos: int) -> Any:
 
 @_jit
 def _new_maps() -> Any:
-    memo = Dict.empty(key_type=_KEY, value_type=_VAL)
-    mcache = Dict.empty(key_type=_MKEY, value_type=types.int64)
-    return memo, mcache
+    return Dict.empty(key_type=_MKEY, value_type=types.int64)
+
+
+@_jit
+def _root_lo(tk: Any, tv: Any, ts: Any) -> int:
+    q = _slot(tk, ts, 0, 0, 0, 0, 0)
+    return tv[q, 0] if ts[q] else NEG
 
 
 # -- the Python side ---------------------------------------------------------------------
@@ -700,7 +774,10 @@ class FastSearch:
         self.prm = np.array(
             [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0], np.int64
         )
-        self.memo, self.mcache = _new_maps()
+        self.mcache = _new_maps()
+        self.tk = np.empty((1 << 12, 5), np.int64)
+        self.tv = np.empty((1 << 12, 4), np.int64)
+        self.ts = np.zeros(1 << 12, np.uint8)
         self.mstore = np.empty((_STORE, 2), np.int64)
 
     @property
@@ -713,7 +790,7 @@ class FastSearch:
 
     @property
     def states(self) -> int:
-        return len(self.memo)
+        return int(self.prm[_STATES])
 
     @property
     def upper_after(self) -> int:
@@ -730,18 +807,17 @@ class FastSearch:
     def ask(self, need: int) -> tuple[int, int] | None:
         """Bounds of the root after asking "can everything add ``need``?" (None: over budget)."""
         self.prm[_ABORT] = 0
-        lo, hi = _ask(
+        lo, hi, self.tk, self.tv, self.ts = _ask(
             need,
             self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
-            self.memo, self.mcache, self.mstore,
+            self.tk, self.tv, self.ts, self.mcache, self.mstore,
         )  # fmt: skip
         if self.prm[_ABORT]:
             return None
         return int(lo), int(hi)
 
     def root_lo(self) -> int:
-        ent = self.memo.get((0, 0, 0, 0, 0))
-        return NEG if ent is None else int(ent[0])
+        return int(_root_lo(self.tk, self.tv, self.ts))
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         """Follow the memoised choices from the root and turn them into melds."""
@@ -752,7 +828,7 @@ class FastSearch:
         runs = [0, 0, 0, 0]
         # concrete open runs per suit, by label
         open_runs: list[dict[int, list[list[Item]]]] = [{} for _ in range(4)]
-        path = _path(self.memo, self.mstore, 13).tolist()
+        path = _path(self.tk, self.tv, self.ts, self.mstore, 13).tolist()
         for r in range(13):
             act: list[int] = []
             for suit in range(4):
