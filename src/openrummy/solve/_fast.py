@@ -59,7 +59,7 @@ _MAX_RUNS = 10
 
 # prm indices
 _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES = range(10)
-UPPER_AFTER = 1 << 62
+UPPER_AFTER = 20_000
 """States the first question may visit before the outside bound (the linear relaxation,
 a few milliseconds) is asked: at a fraction of a microsecond per state, the search
 proves faster without it."""
