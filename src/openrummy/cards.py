@@ -181,7 +181,7 @@ class Card:
 
     def as_tile(self, tile: bool = True) -> Card:
         """The same value as a tile (or as a card with ``tile=False``)."""
-        return self if self.suit is None else Card(self.rank, self.suit, tile)
+        return self if self.suit is None or self.tile == tile else Card(self.rank, self.suit, tile)
 
     # -- text ---------------------------------------------------------------------------
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import ConfigError, InvalidMeldError
@@ -136,6 +137,7 @@ def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
     return arr, jokers
 
 
+@cache
 def _spec(rules: ManipulationRules, open_mode: int, open_all: bool) -> CoreSpec:
     m = rules.meld
     ace = {AceMode.LOW_ONLY: LOW, AceMode.HIGH_OR_LOW: HIGH, AceMode.WRAPAROUND: WRAP}[m.ace_mode]
@@ -165,6 +167,21 @@ def _spec(rules: ManipulationRules, open_mode: int, open_all: bool) -> CoreSpec:
     )
 
 
+@cache
+def _penalties(rules: ManipulationRules) -> tuple[tuple[int, ...], ...]:
+    """Penalty value of each natural, by suit and rank index."""
+    tiles = rules.deck.kind is DeckKind.TILES
+    return tuple(
+        tuple(rules.penalty_value(Card(r + 1, Suit(s), tiles)) for r in range(13)) for s in range(4)
+    )
+
+
+@cache
+def _naturals(tiles: bool) -> tuple[tuple[Card, ...], ...]:
+    """The naturals by suit and rank index (cards or tiles)."""
+    return tuple(tuple(Card(r + 1, Suit(s), tiles) for r in range(13)) for s in range(4))
+
+
 class _Solver:
     """One position reduced to counts, with helpers to solve sub-tables of it."""
 
@@ -181,12 +198,7 @@ class _Solver:
         self.spec = _spec(rules, open_mode, open_all)
         self.big = sum(rules.penalty_value(c) for c in self.hand) + 1
         self.h, self.hj = _counts(self.hand)
-        self.weight = tuple(
-            tuple(
-                self.big + rules.penalty_value(Card(r + 1, Suit(s), self.tiles)) for r in range(13)
-            )
-            for s in range(4)
-        )
+        self.weight = tuple(tuple(self.big + v for v in row) for row in _penalties(rules))
         self.jw = self.big + rules.penalty_value(JOKER)
 
     def usable_hand(self, t: list[list[int]], tj: int) -> list[list[int]]:
@@ -275,11 +287,12 @@ class _Solver:
         """Core melds as :class:`Meld` values, with their opening tag."""
         rules = self.rules.meld_rules
         out: list[tuple[Meld, bool]] = []
+        cards = _naturals(self.tiles)
         for _is_run, items in res.melds:
             mi: list[MeldItem] = []
             tag = False
             for s, r, joker, t in items:
-                ident = Card(r, Suit(s), self.tiles)
+                ident = cards[s][r - 1]
                 mi.append(MeldItem(JOKER, ident) if joker else MeldItem.natural(ident))
                 tag = tag or t
             out.append((Meld(tuple(mi)).normalized(rules), tag))
@@ -296,15 +309,24 @@ def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[C
             if melds:
                 raise InvalidMeldError("the table mixes melds and loose cards")
             continue
-        m = Meld(
-            tuple(
-                MeldItem(
-                    _norm_card(it.card, tiles),
-                    None if it.represents is None else _norm_card(it.represents, tiles),
-                )
-                for it in m.items
+        if any(
+            (it.card.tile != tiles and not it.card.is_joker)
+            or (
+                it.represents is not None
+                and it.represents.tile != tiles
+                and not it.represents.is_joker
             )
-        )
+            for it in m.items
+        ):
+            m = Meld(
+                tuple(
+                    MeldItem(
+                        _norm_card(it.card, tiles),
+                        None if it.represents is None else _norm_card(it.represents, tiles),
+                    )
+                    for it in m.items
+                )
+            )
         if any(it.represents is None for it in m.items):
             options = m.assignments(mr)
             if not options:
