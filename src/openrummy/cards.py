@@ -22,7 +22,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
 
@@ -116,6 +116,8 @@ class Card:
     rank: int
     suit: Suit | None
     tile: bool = False
+    _hash: int = field(init=False, repr=False, compare=False)
+    """The hash, computed once: cards are hashed in every count and lookup of the engine."""
 
     def __post_init__(self) -> None:
         if self.suit is None:
@@ -123,6 +125,10 @@ class Card:
                 raise NotationError("a joker has no rank, suit or tile flag")
         elif not 1 <= self.rank <= 13:
             raise NotationError(f"rank {self.rank} is not in 1..13")
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.tile)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # -- construction -------------------------------------------------------------------
     @staticmethod

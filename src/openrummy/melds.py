@@ -22,7 +22,7 @@ import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
@@ -91,6 +91,13 @@ class MeldItem:
 
     card: Card
     represents: Card | None
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.card, self.represents)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @staticmethod
     def natural(card: Card) -> MeldItem:
@@ -153,6 +160,14 @@ class Meld:
     """A group of items meant as a set or a run. Build with :meth:`parse` or :meth:`of`."""
 
     items: tuple[MeldItem, ...]
+    _hash: int = field(init=False, repr=False, compare=False)
+    """The hash, computed once (melds key the caches of checks and normal forms)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(self.items))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # -- construction -------------------------------------------------------------------
     @staticmethod
