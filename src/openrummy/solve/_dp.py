@@ -152,6 +152,23 @@ def _set_jokers(n: tuple[int, ...], kmax: int, min_nat: int, set_max: int) -> tu
     return tuple(k for k in range(kmax, -1, -1) if _set_parts(n, k, min_nat, set_max) is not None)
 
 
+def set_melds(
+    naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
+) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
+    ``jokers`` jokers (a joker stands for a suit missing from its set)."""
+    parts = _set_parts(naturals, jokers, min_nat, set_max)
+    assert parts is not None
+    out: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
+    for suits, b in parts:
+        items = [(s, r + 1, False, tag) for s in suits]
+        missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
+        for i in range(b):
+            items.append((missing[i % len(missing)], r + 1, True, tag))
+        out.append((False, items))
+    return out
+
+
 # -- the search ------------------------------------------------------------------------
 
 
@@ -975,14 +992,7 @@ def _rebuild(
         assert isinstance(ch, tuple)
         k, ko = ch
         for nvec, kk, tag in ((act_n, k, False), (act_o, ko, True)):
-            parts = _set_parts(nvec, kk, search.M_real, spec.set_max)
-            assert parts is not None
-            for suits, b in parts:
-                items2: list[Item] = [(s, r + 1, False, tag) for s in suits]
-                missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
-                for i in range(b):
-                    items2.append((missing[i % len(missing)], r + 1, True, tag))
-                melds.append((False, items2))
+            melds.extend(set_melds(nvec, kk, r, tag, search.M_real, spec.set_max))
         if spec.open_mode == OPEN_POINTS:
             val = min(spec.threshold, val + search.set_value(r, sum(osets), ko))
         j += k + ko

@@ -42,7 +42,7 @@ from openrummy.solve._dp import (
     CoreProblem,
     CoreSpec,
     _set_jokers,
-    _set_parts,
+    set_melds,
 )
 
 __all__ = ["FastSearch", "eligible"]
@@ -861,14 +861,7 @@ class FastSearch:
                 runs[suit] = nr
                 act.append(nsn)
             k = path[r][4]
-            parts = _set_parts(tuple(act), k, spec.min_nat, spec.set_max)
-            assert parts is not None
-            for suits, b in parts:
-                items2: list[Item] = [(s, r + 1, False, False) for s in suits]
-                missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
-                for q in range(b):
-                    items2.append((missing[q % len(missing)], r + 1, True, False))
-                melds.append((False, items2))
+            melds.extend(set_melds(tuple(act), k, r, False, spec.min_nat, spec.set_max))
         for suit in range(4):
             for lst in open_runs[suit].values():
                 melds.extend((True, items) for items in lst)
