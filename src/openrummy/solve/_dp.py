@@ -152,6 +152,14 @@ def _set_jokers(n: tuple[int, ...], kmax: int, min_nat: int, set_max: int) -> tu
     return tuple(k for k in range(kmax, -1, -1) if _set_parts(n, k, min_nat, set_max) is not None)
 
 
+def tracked_naturals(prob: CoreProblem, spec: CoreSpec) -> int:
+    """The naturals a run label counts (capped): natural counts matter only if jokers could
+    make a run short of naturals, that is a run of length >= min_len with fewer than
+    min_nat naturals holds more than min_len - min_nat jokers."""
+    jm = prob.table_jokers + prob.hand_jokers
+    return spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+
+
 def set_melds(
     naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
 ) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
@@ -199,10 +207,8 @@ class _Search:
         self.s = spec
         self.order = order  # rank index at each position
         self.L = spec.min_len
-        # Natural counts matter only if jokers could make a run short of naturals: a run
-        # of length >= L with fewer than M naturals holds more than L - M jokers.
         jm = prob.table_jokers + prob.hand_jokers
-        self.M = spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+        self.M = tracked_naturals(prob, spec)
         self.M_real = spec.min_nat
         cyclic = spec.ace != LOW
         self.exact_len = cyclic and self.L > 5

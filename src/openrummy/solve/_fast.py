@@ -43,6 +43,7 @@ from openrummy.solve._dp import (
     CoreSpec,
     _set_jokers,
     set_melds,
+    tracked_naturals,
 )
 
 __all__ = ["FastSearch", "eligible"]
@@ -383,11 +384,11 @@ def _moves_of(
     mk = (R, t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16))
     if mk in mcache:
         return mcache[mk]  # type: ignore[no-any-return]
-    top = int(prm[8])
-    c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[0], prm[1], mstore, top)
+    top = int(prm[_TOP])
+    c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[_L], prm[_M], mstore, top)
     if c < 0:
         return -1
-    prm[8] = top + c
+    prm[_TOP] = top + c
     span = (top << 32) | c
     mcache[mk] = span
     return span
@@ -415,13 +416,13 @@ def _ask(
     Each state answers "can the rest add at least ``need``?" with its memoised bounds:
     ``lo >= need`` yes (its choice reaches ``lo``), ``hi < need`` no. Children are tried in
     move order and cut by their own upper bound; the search is depth-first on an explicit
-    stack. Sets ``prm[7]`` and returns (NEG, NEG) when over budget or out of move store.
+    stack. Sets ``prm[_ABORT]`` and returns (NEG, NEG) when over budget or out of move store.
     Returns (lo, hi) and the memo's arrays (new ones when the table grew).
     """
-    jt = prm[2]
-    jmax = prm[3]
-    jw = prm[4]
-    npos = prm[6]
+    jt = prm[_JT]
+    jmax = prm[_JMAX]
+    jw = prm[_JW]
+    npos = prm[_NPOS]
     fr = np.zeros((npos * 5 + 2, 18), np.int64)
     d = 0
     fr[0, _FNEED] = need0
@@ -442,8 +443,8 @@ def _ask(
                 lo = tv[q, 0]
                 hi = tv[q, 1]
             else:
-                if prm[9] >= prm[5]:
-                    prm[7] = 1
+                if prm[_STATES] >= prm[_BUDGET]:
+                    prm[_ABORT] = 1
                     return (NEG, NEG, tk, tv, ts)
                 if pos == npos:
                     lo = 0 if j >= jt else NEG
@@ -451,7 +452,7 @@ def _ask(
                 else:
                     lo = NEG
                     hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
-                if 2 * (prm[9] + 1) > ts.shape[0]:
+                if 2 * (prm[_STATES] + 1) > ts.shape[0]:
                     tk, tv, ts = _grown(tk, tv, ts)
                     q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
                 ts[q] = 1
@@ -464,7 +465,7 @@ def _ask(
                 tv[q, 1] = hi
                 tv[q, 2] = -1
                 tv[q, 3] = -1
-                prm[9] += 1
+                prm[_STATES] += 1
             if lo >= need or hi < need:
                 rlo = lo
                 rhi = hi
@@ -501,7 +502,7 @@ def _ask(
                         mstore,
                     )
                     if span < 0:
-                        prm[7] = 1
+                        prm[_ABORT] = 1
                         return (NEG, NEG, tk, tv, ts)
                     tv[q, 3] = span
                 fr[d, _FI] = span >> 32
@@ -756,7 +757,7 @@ class FastSearch:
         self.s = spec
         L = spec.min_len
         jm = prob.table_jokers + prob.hand_jokers
-        self.M = spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+        self.M = tracked_naturals(prob, spec)
         self.L = L
         cnt = np.zeros((2, 13, 4), np.int64)
         wt = np.zeros((13, 4), np.int64)
