@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import product
 from typing import Any, Protocol
@@ -224,6 +224,7 @@ class _Search:
         )
         self.memo: dict[tuple[object, ...], list[Any]] = {}
         self.budget = 1 << 62
+        self.best = False  # the best mode: after a yes, go on looking for better
         # suffix upper bound on the weight of hand naturals from (position, suit) on
         n = len(order)
         self.suffix = [[0] * 5 for _ in range(n + 1)]
@@ -556,6 +557,10 @@ class _Search:
         (``choice`` reaches ``lo``), ``hi < need`` means no. Children that cannot reach
         what is still needed are cut at once by their own upper bound, so a search for
         "everything placed" never looks at a branch that leaves a hand card out.
+
+        In the best mode (``self.best``) a yes does not end the state: the remaining
+        children are asked for more than the best so far (branch and bound), so the
+        answer is usually exact (lo == hi).
         """
         key = (pos, suit, runs, req, j, jo, val, done, nsets, osets)
         ent = self.memo.get(key)
@@ -634,7 +639,9 @@ class _Search:
                 if slo > NEG and slo + gain >= need:
                     ent[0] = slo + gain
                     ent[2] = mv
-                    return ent
+                    if not self.best or ent[0] >= hi:
+                        return ent
+                    need = ent[0] + 1  # the best mode: look for better only
                 if shi > NEG:
                     best_hi = max(best_hi, shi + gain)
         else:
@@ -659,7 +666,9 @@ class _Search:
                     if slo > NEG and slo + gain >= need:
                         ent[0] = slo + gain
                         ent[2] = (k, ko)
-                        return ent
+                        if not self.best or ent[0] >= hi:
+                            return ent
+                        need = ent[0] + 1
                     if shi > NEG:
                         best_hi = max(best_hi, shi + gain)
         ent[1] = min(hi, best_hi)
@@ -760,8 +769,11 @@ class Prover(Protocol):
 
     def node_ub(self) -> int: ...
 
-    def ask(self, need: int) -> tuple[int, int] | None:
-        """The root's bounds after "can everything add ``need``?"; None: over budget."""
+    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+        """The root's bounds after "can everything add ``need``?"; None: over budget.
+
+        ``best``: a hint to go on to the best completion above ``need`` (a search may
+        answer the question only; the loop then asks again)."""
 
     def root_lo(self) -> int: ...
 
@@ -802,7 +814,8 @@ class _Prover:
     def node_ub(self) -> int:
         return self.search.node_ub(0, 0, 0)
 
-    def ask(self, need: int) -> tuple[int, int] | None:
+    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+        self.search.best = best
         try:
             ent = self.search.test(*self.root, need)
         except BudgetExceeded:
@@ -822,14 +835,113 @@ COMPILED = True
 check the Python core, which handles everything, on its own."""
 
 
+RACE = True
+"""Race the compiled search against the same search on the mirrored problem (see
+:class:`_Race`); tests switch it off to check each direction on its own."""
+
+RACE_STEP = 2000
+"""States the first search may visit before the mirrored one is started; the budget of
+each turn doubles after both have had one."""
+
+
+def mirrored(prob: CoreProblem) -> CoreProblem:
+    """The problem with ranks reversed (rank r becomes 14 - r). With aces low only, runs
+    and sets are the same shapes read the other way, so the optimum is the same."""
+
+    def rev(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(row[::-1] for row in rows)
+
+    return replace(prob, table=rev(prob.table), hand=rev(prob.hand), weight=rev(prob.weight))
+
+
+class _Race:
+    """Two searches of one position, in opposite rank orders, asked in turns.
+
+    The cost of a proof depends heavily on the order the ranks are visited in: the bound
+    is tight once the cards that cannot all be placed have been passed, and a proof whose
+    hard cards come early is often a hundred times cheaper than the same proof read from
+    the other end (docs/solver.md). Which end is better is not known in advance, so each
+    question goes to both searches in turns with doubling budgets, and the first answer
+    counts: the cost stays within about twice the cheaper order's. Each search keeps its
+    memo (a search cut short holds proven bounds only), so no turn's work is lost. The
+    mirrored search starts only when the first has not answered within ``RACE_STEP``
+    states, so easy questions pay nothing.
+    """
+
+    def __init__(self, first: Prover, second: Callable[[], Prover], budget: int) -> None:
+        self.provers: list[Prover] = [first]
+        self.make = second
+        self.budget = budget
+        self.mirror = False  # whether provers[0] is the mirrored search
+
+    @property
+    def states(self) -> int:
+        return sum(p.states for p in self.provers)
+
+    @property
+    def upper_after(self) -> int:
+        return self.provers[0].upper_after
+
+    @property
+    def upper_on_no(self) -> bool:
+        return self.provers[0].upper_on_no
+
+    def node_ub(self) -> int:
+        return self.provers[0].node_ub()
+
+    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+        step = RACE_STEP
+        while True:
+            for i in range(2):
+                if i == len(self.provers):
+                    self.provers.append(self.make())
+                p = self.provers[i]
+                left = self.budget - self.states
+                if left <= 0:
+                    return None
+                p.budget = p.states + min(step, left)
+                got = p.ask(need, best)
+                if got is not None:
+                    if i == 1:
+                        # the order that answered goes first next time
+                        self.provers.reverse()
+                        self.mirror = not self.mirror
+                    return got
+                if p.states < p.budget:
+                    return None  # stopped for another reason than this turn's budget
+            step *= 2
+
+    def root_lo(self) -> int:
+        return max(p.root_lo() for p in self.provers)
+
+    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+        lo = self.root_lo()
+        i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
+        got = self.provers[i].melds()
+        if (i == 1) == self.mirror:
+            return got
+        return [
+            (is_run, [(s, 14 - r, joker, tag) for s, r, joker, tag in reversed(items)])
+            for is_run, items in got
+        ]
+
+
 def _prover(prob: CoreProblem, spec: CoreSpec, budget: int) -> Prover:
     if COMPILED:
         from openrummy.solve import _fast
 
         if _fast.eligible(prob, spec):
             # its states cost about a twentieth: the same budget in time, not in states
-            return _fast.FastSearch(prob, spec, min(budget * _fast.STATE_FACTOR, 1 << 62))
+            fast = min(budget * _fast.STATE_FACTOR, 1 << 62)
+            first = _fast.FastSearch(prob, spec, fast)
+            if not RACE:
+                return first
+            return _Race(first, lambda: _fast.FastSearch(mirrored(prob), spec, fast), fast)
     return _Prover(prob, spec, budget)
+
+
+DESCENT = 8
+"""Questions :func:`solve_core` asks from above before it switches to branch and bound."""
 
 
 def solve_core(
@@ -856,8 +968,8 @@ def solve_core(
     """
     search = _prover(prob, spec, budget if budget is not None else 1 << 62)
 
-    def ask(need: int) -> tuple[int, int]:
-        got = search.ask(need)
+    def ask(need: int, best: bool = False) -> tuple[int, int]:
+        got = search.ask(need, best)
         if got is None:
             raise BudgetExceeded
         return got
@@ -897,21 +1009,24 @@ def solve_core(
                 hi_known = min(hi_known, bound)
             if hi_known < 0:
                 hi_known = NEG
-    first = True
-    # Ask "can the rest reach need?" (memo entries keep their bounds between questions):
-    # first the best the bounds allow (everything placed, or the outside bound), the usual
-    # answer; then by bisection.
+    # Ask "can the rest reach need?" (memo entries keep their bounds between questions),
+    # first from above: need = the best the bounds still allow (everything placed, or the
+    # outside bound). That is usually the optimum or close to it, and each "no" lowers
+    # the bound to the best completion the search could not rule out. After DESCENT
+    # questions, one branch and bound above the best known finishes it (a position whose
+    # optimum lies far below its bound would otherwise take one question per value).
+    asked = 0
     while lo_known < hi_known:
-        if first:
+        if asked < DESCENT:
             need = hi_known
-            first = False
-        elif lo_known == NEG:
-            need = 0
+            lo, hi = ask(need)
         else:
-            need = lo_known + 1 + (hi_known - lo_known - 1) // 2
-        lo, hi = ask(need)
+            need = 0 if lo_known == NEG else lo_known + 1
+            lo, hi = ask(need, True)
+        asked += 1
         if lo >= need:
             lo_known = max(lo_known, lo)
+            hi_known = min(hi_known, hi)
         else:
             hi_known = min(hi, need - 1)
             if hi_known < 0:

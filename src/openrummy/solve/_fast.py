@@ -59,7 +59,10 @@ _MAX_RUNS = 10
 """Open runs per suit that fit the packed form (six bits each in one integer)."""
 
 # prm indices
-_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES = range(10)
+_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT = range(11)
+
+_INFEASIBLE = -(1 << 40)
+"""A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
 UPPER_AFTER = 20_000
 """States the first question may visit before the outside bound (the linear relaxation,
 a few milliseconds) is asked: at a fraction of a microsecond per state, the search
@@ -324,46 +327,57 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
     13,
     14,
 )
-_FT, _FW, _FCNT = 15, 16, 17
+_FT, _FW, _FENT = 15, 16, 17
 
 
-# -- the memo: an open-addressing hash table in three arrays ----------------------------
-# keys (cap, 5), values (cap, 4) = (lo, hi, choice, span of the state's moves in the move
-# store or -1), used (cap,) flags; cap a power of 2.
+# -- the memo: dense entries behind an open-addressing index ---------------------------
+# keys (n, 5) and values (n, 4) = (lo, hi, choice, span of the state's moves in the move
+# store or -1) are stored densely in the order the states are met (an entry never moves,
+# so the stack can keep its id); the index (cap,) maps hash slots to entry ids (-1: empty),
+# cap a power of 2 at least twice the entries. Growing rehashes the small index only and
+# copies the dense arrays, so the memory touched stays proportional to the states (a
+# table of whole entries grown by rehashing faulted in tens of megabytes at a time).
 
 
 @_jit
-def _slot(tk: Any, ts: Any, a: int, b: int, c: int, d: int, e: int) -> int:
-    """The slot holding this key, or the empty slot where it would go (linear probing)."""
+def _slot(tk: Any, ix: Any, a: int, b: int, c: int, d: int, e: int) -> int:
+    """The index slot holding this key, or the empty slot where it would go."""
     h = a * 0x9E3779B1 + b * 0x85EBCA77 + c * 0xC2B2AE3D + d * 0x27D4EB2F + e * 0x165667B1
     h ^= h >> 29
     h *= 0x7FEB352D
     h ^= h >> 32
-    mask = ts.shape[0] - 1
+    mask = ix.shape[0] - 1
     i = h & mask
-    while ts[i]:
-        if tk[i, 4] == e and tk[i, 0] == a and tk[i, 1] == b and tk[i, 2] == c and tk[i, 3] == d:
+    while True:
+        x = ix[i]
+        if x < 0:
+            return i  # type: ignore[no-any-return]
+        if tk[x, 4] == e and tk[x, 0] == a and tk[x, 1] == b and tk[x, 2] == c and tk[x, 3] == d:
             return i  # type: ignore[no-any-return]
         i = (i + 1) & mask
-    return i  # type: ignore[no-any-return]
 
 
 @_jit
-def _grown(tk: Any, tv: Any, ts: Any) -> Any:
-    """The same table with four times the room."""
-    cap = ts.shape[0] * 4
-    nk = np.empty((cap, 5), np.int64)
-    nv = np.empty((cap, 4), np.int64)
-    nu = np.zeros(cap, np.uint8)
-    for i in range(ts.shape[0]):
-        if ts[i]:
-            q = _slot(nk, nu, tk[i, 0], tk[i, 1], tk[i, 2], tk[i, 3], tk[i, 4])
-            nu[q] = 1
-            for x in range(5):
-                nk[q, x] = tk[i, x]
-            for x in range(4):
-                nv[q, x] = tv[i, x]
-    return nk, nv, nu
+def _entry(tk: Any, ix: Any, a: int, b: int, c: int, d: int, e: int) -> int:
+    """The entry id of this key, or -1."""
+    return ix[_slot(tk, ix, a, b, c, d, e)]  # type: ignore[no-any-return]
+
+
+@_jit
+def _grown_index(tk: Any, n: int, cap: int) -> Any:
+    """An index of ``cap`` slots over the first ``n`` entries."""
+    ix = np.full(cap, -1, np.int32)
+    for x in range(n):
+        ix[_slot(tk, ix, tk[x, 0], tk[x, 1], tk[x, 2], tk[x, 3], tk[x, 4])] = x
+    return ix
+
+
+@_jit
+def _grown_dense(a: Any) -> Any:
+    """The same rows with twice the room."""
+    out = np.empty((a.shape[0] * 2, a.shape[1]), np.int64)
+    out[: a.shape[0]] = a
+    return out
 
 
 @_jit
@@ -439,9 +453,10 @@ def _ask(
         if entering:
             entering = False
             q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
-            if ts[q]:
-                lo = tv[q, 0]
-                hi = tv[q, 1]
+            ent = ts[q]
+            if ent >= 0:
+                lo = tv[ent, 0]
+                hi = tv[ent, 1]
             else:
                 if prm[_STATES] >= prm[_BUDGET]:
                     prm[_ABORT] = 1
@@ -452,20 +467,25 @@ def _ask(
                 else:
                     lo = NEG
                     hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
-                if 2 * (prm[_STATES] + 1) > ts.shape[0]:
-                    tk, tv, ts = _grown(tk, tv, ts)
+                ent = prm[_STATES]
+                if ent >= tk.shape[0]:
+                    tk = _grown_dense(tk)
+                    tv = _grown_dense(tv)
+                if 2 * (ent + 1) > ts.shape[0]:
+                    ts = _grown_index(tk, ent, ts.shape[0] * 4)
                     q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
-                ts[q] = 1
-                tk[q, 0] = fr[d, 2]
-                tk[q, 1] = fr[d, 3]
-                tk[q, 2] = fr[d, 4]
-                tk[q, 3] = fr[d, 5]
-                tk[q, 4] = k4
-                tv[q, 0] = lo
-                tv[q, 1] = hi
-                tv[q, 2] = -1
-                tv[q, 3] = -1
+                ts[q] = ent
+                tk[ent, 0] = fr[d, 2]
+                tk[ent, 1] = fr[d, 3]
+                tk[ent, 2] = fr[d, 4]
+                tk[ent, 3] = fr[d, 5]
+                tk[ent, 4] = k4
+                tv[ent, 0] = lo
+                tv[ent, 1] = hi
+                tv[ent, 2] = -1
+                tv[ent, 3] = -1
                 prm[_STATES] += 1
+            fr[d, _FENT] = ent
             if lo >= need or hi < need:
                 rlo = lo
                 rhi = hi
@@ -486,7 +506,7 @@ def _ask(
                 else:
                     R = fr[d, 5]
                 t = cnt[0, pos, suit]
-                span = tv[q, 3]
+                span = tv[ent, 3]
                 if span < 0:
                     span = _moves_of(
                         pos,
@@ -504,7 +524,7 @@ def _ask(
                     if span < 0:
                         prm[_ABORT] = 1
                         return (NEG, NEG, tk, tv, ts)
-                    tv[q, 3] = span
+                    tv[ent, 3] = span
                 fr[d, _FI] = span >> 32
                 fr[d, _FSTOP] = (span >> 32) + (span & 0xFFFFFFFF)
                 fr[d, _FT] = t
@@ -518,15 +538,21 @@ def _ask(
             if rlo > NEG and rlo + gain >= need:
                 lo = rlo + gain
                 hi = fr[d, _FHI]
-                q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
-                tv[q, 0] = lo
-                tv[q, 2] = fr[d, _FI]
-                rlo = lo
-                rhi = hi
-                if d == 0:
-                    return (rlo, rhi, tk, tv, ts)
-                d -= 1
-                continue
+                ent = fr[d, _FENT]
+                tv[ent, 0] = lo
+                tv[ent, 2] = fr[d, _FI]
+                if not prm[_EXACT] or lo >= hi:
+                    rlo = lo
+                    rhi = hi
+                    if d == 0:
+                        return (rlo, rhi, tk, tv, ts)
+                    d -= 1
+                    continue
+                # the best mode: keep looking, now only for something better than lo
+                # (a child's upper bound still counts: its lo may not be exact)
+                fr[d, _FLO] = lo
+                fr[d, _FNEED] = lo + 1
+                need = lo + 1
             if rhi > NEG and rhi + gain > fr[d, _FBEST]:
                 fr[d, _FBEST] = rhi + gain
             fr[d, _FI] += 1 if suit < 4 else -1
@@ -600,8 +626,7 @@ def _ask(
         # no candidate left: the state's upper bound falls to the best child's
         lo = fr[d, _FLO]
         hi = min(fr[d, _FHI], fr[d, _FBEST])
-        q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
-        tv[q, 1] = hi
+        tv[fr[d, _FENT], 1] = hi
         rlo = lo
         rhi = hi
         if d == 0:
@@ -649,30 +674,68 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
             suffix[r, s] = acc
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
+    needc = np.zeros((13, 4), np.int64)
     for pos in range(13):
-        # jokers each hand card needs at ranks after pos
-        after = np.zeros(jm + 1, np.int64)
-        here = np.zeros((4, jm + 1), np.int64)
+        # jokers each card needs at ranks after pos
         for p in range(pos, 13):
             suits_here = 0
             for s in range(4):
                 if av[p, s] > 0:
                     suits_here += 1
             for s in range(4):
-                if cnt[1, p, s] == 0:
-                    continue
                 need = big
-                if set_max >= 3:
-                    need = max(0, 3 - suits_here)
-                for a in range(max(0, p - L + 1), p + 1):
-                    if a + L - 1 > 12:
-                        break
-                    miss = 0
-                    for q in range(a, a + L):
-                        if q > pos and q != p and av[q, s] == 0:
-                            miss += 1
-                    need = min(need, miss)
-                if need > jm:
+                if av[p, s] > 0:
+                    if set_max >= 3:
+                        need = max(0, 3 - suits_here)
+                    for a in range(max(0, p - L + 1), p + 1):
+                        if a + L - 1 > 12:
+                            break
+                        miss = 0
+                        for q in range(a, a + L):
+                            if q > pos and q != p and av[q, s] == 0:
+                                miss += 1
+                        need = min(need, miss)
+                needc[p, s] = need
+        # Cards in different suits and of different ranks never share a meld, nor do two
+        # copies of one card: the jokers such cards need add up. Pick such cells after
+        # pos, neediest first (table cells first: they must be placed); their hand copies
+        # share the jokers left over from the table's (a small knapsack), every other
+        # hand card counts if it could be placed with the jokers left on its own.
+        picked = np.zeros((13, 4), np.bool_)
+        used_s = np.zeros(4, np.bool_)
+        used_r = np.zeros(13, np.bool_)
+        mand = 0
+        ki = np.zeros(8, np.int64)
+        kv = np.zeros(8, np.int64)
+        nk = 0
+        for want in range(min(jm, big - 1), 0, -1):
+            for tab in range(2):
+                for p in range(pos + 1, 13):
+                    for s in range(4):
+                        if used_s[s] or used_r[p] or needc[p, s] != want:
+                            continue
+                        if (tab == 0 and cnt[0, p, s] == 0) or (tab == 1 and cnt[1, p, s] == 0):
+                            continue
+                        picked[p, s] = True
+                        used_s[s] = True
+                        used_r[p] = True
+                        mand += want * cnt[0, p, s]
+                        for _ in range(cnt[1, p, s]):
+                            if nk < 8:
+                                ki[nk] = want
+                                kv[nk] = wt[p, s]
+                                nk += 1
+        knap = np.zeros(jm + 1, np.int64)  # best weight of picked hand copies per jokers
+        for i in range(nk):
+            for k in range(jm, ki[i] - 1, -1):
+                if knap[k - ki[i]] + kv[i] > knap[k]:
+                    knap[k] = knap[k - ki[i]] + kv[i]
+        after = np.zeros(jm + 1, np.int64)
+        here = np.zeros((4, jm + 1), np.int64)
+        for p in range(pos, 13):
+            for s in range(4):
+                need = needc[p, s]
+                if cnt[1, p, s] == 0 or need > jm or picked[p, s]:
                     continue
                 val = cnt[1, p, s] * wt[p, s]
                 if p > pos:
@@ -682,7 +745,12 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
                     for k in range(need, jm + 1):
                         here[s, k] += val
         for k in range(jm + 1):
-            acc = after[k]
+            if k < mand:
+                # the table's own cards need more jokers than are left
+                for s in range(5):
+                    ubj[pos, s, k] = _INFEASIBLE
+                continue
+            acc = after[k] + knap[k - mand]
             ubj[pos, 4, k] = acc
             for s in range(3, -1, -1):
                 acc += here[s, k]
@@ -700,7 +768,7 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     for pos in range(npos):
         ns = 0
         for suit in range(4):
-            i = tv[_slot(tk, ts, r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16)), 2]
+            i = tv[_entry(tk, ts, r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16)), 2]
             out[pos, suit] = i
             mv = mstore[i, 0]
             nr = mstore[i, 1]
@@ -714,7 +782,7 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
                 r3 = nr
             j += (mv >> 4) & 15
             ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
-        k = tv[_slot(tk, ts, r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16)), 2]
+        k = tv[_entry(tk, ts, r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16)), 2]
         out[pos, 4] = k
         j += k
     return out
@@ -727,8 +795,8 @@ def _new_maps() -> Any:
 
 @_jit
 def _root_lo(tk: Any, tv: Any, ts: Any) -> int:
-    q = _slot(tk, ts, 0, 0, 0, 0, 0)
-    return tv[q, 0] if ts[q] else NEG
+    x = _entry(tk, ts, 0, 0, 0, 0, 0)
+    return tv[x, 0] if x >= 0 else NEG
 
 
 # -- the Python side ---------------------------------------------------------------------
@@ -773,12 +841,12 @@ class FastSearch:
         copies = int(av.max()) if av.size else 0
         self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
         self.prm = np.array(
-            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0], np.int64
+            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0], np.int64
         )
         self.mcache = _new_maps()
-        self.tk = np.empty((1 << 12, 5), np.int64)
-        self.tv = np.empty((1 << 12, 4), np.int64)
-        self.ts = np.zeros(1 << 12, np.uint8)
+        self.tk = np.empty((1 << 11, 5), np.int64)
+        self.tv = np.empty((1 << 11, 4), np.int64)
+        self.ts = np.full(1 << 12, -1, np.int32)
         self.mstore = np.empty((_STORE, 2), np.int64)
 
     @property
@@ -805,9 +873,13 @@ class FastSearch:
         jm = int(self.prm[_JMAX])
         return int(self.ubj[0, 0, jm]) + (jm - int(self.prm[_JT])) * self.p.joker_weight
 
-    def ask(self, need: int) -> tuple[int, int] | None:
-        """Bounds of the root after asking "can everything add ``need``?" (None: over budget)."""
+    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+        """Bounds of the root after asking "can everything add ``need``?" (None: over budget).
+
+        ``best``: if so, go on to the best completion (branch and bound above ``need``);
+        the answer is then usually exact (lo == hi)."""
         self.prm[_ABORT] = 0
+        self.prm[_EXACT] = int(best)
         lo, hi, self.tk, self.tv, self.ts = _ask(
             need,
             self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
