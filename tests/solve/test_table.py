@@ -19,11 +19,14 @@ from openrummy.solve import arrange, best_play, can_arrange
 from openrummy.solve import table as table_module
 
 
-@pytest.fixture(autouse=True, params=["dp", "python", "lp", "milp"])
+@pytest.fixture(autouse=True, params=["dp", "race", "python", "lp", "milp"])
 def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every crafted position four ways: the DP as configured (compiled where it applies);
-    the Python DP alone; the linear relaxation asked first at every position (its bound,
-    or its solution when integral); the integer program alone."""
+    """Every crafted position five ways: the DP as configured (compiled where it applies);
+    the compiled DP racing its mirror image in turns of one state, so that either rank
+    order may answer; the Python DP alone; the linear relaxation asked first at every
+    position (its bound, or its solution when integral); the integer program alone."""
+    if request.param == "race":
+        monkeypatch.setattr(dp_module, "RACE_STEP", 1)
     if request.param == "python":
         monkeypatch.setattr(dp_module, "COMPILED", False)
     if request.param == "lp":
@@ -116,6 +119,20 @@ def test_melds_mostly_jokers() -> None:
     table = melds("[JK=5S JK=6S 7S]", "[JK=9H 9S JK=9D]")
     play = solve("robbers", table, "KD JK JK", **{"deck.printed_jokers": 6})
     assert play.count == 3
+
+
+def test_cards_that_each_need_both_jokers() -> None:
+    # B9 and K2 have no neighbour of their colour and no other 9 or 2 anywhere: each fits
+    # only as [JK x JK], and there are two jokers, so only one of them can be placed (the
+    # dearer one); the jokers the table's own cards need come first.
+    play = solve("rummikub", melds("[R5 R6 R7]", "[O11 O12 O13]"), "B9 K2 JK JK")
+    assert play.count == 3 and [str(c) for c in play.hand] == ["K2"]
+    # the table's joker must stay at R6 (no R6 anywhere), so one joker is free: it is
+    # laid on its own and both cards stay in the hand, however many copies there are
+    play = solve("rummikub", melds("[R5 JK R7]", "[O11 O12 O13]"), "B9 K2 JK")
+    assert play.count == 1 and sorted(str(c) for c in play.hand) == ["B9", "K2"]
+    play = solve("rummikub", melds("[R5 JK R7]", "[O11 O12 O13]"), "B9 B9 K2 JK")
+    assert play.count == 1 and sorted(str(c) for c in play.hand) == ["B9", "B9", "K2"]
 
 
 def test_six_jokers() -> None:

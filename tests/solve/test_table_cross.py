@@ -176,6 +176,49 @@ def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> N
     assert compared >= 60
 
 
+def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search read from rank 1 up, the same search on the mirrored problem
+    (ranks reversed), and the race between them give the same optimum; when the mirrored
+    search answers, its melds are turned back (checked by the commit rules)."""
+    problems: list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]] = []
+    real_core = table_module.solve_core
+
+    def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
+        if fast_module.eligible(prob, spec) and kw.get("target") is None:
+            problems.append((prob, spec))
+        return real_core(prob, spec, **kw)
+
+    mirrored_melds = 0
+    real_melds = dp_module._Race.melds
+
+    def melds_spy(self):  # type: ignore[no-untyped-def]
+        nonlocal mirrored_melds
+        got = real_melds(self)
+        lo = self.root_lo()
+        i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
+        mirrored_melds += (i == 1) != self.mirror
+        return got
+
+    monkeypatch.setattr(table_module, "solve_core", spy)
+    monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
+    monkeypatch.setattr(dp_module, "RACE_STEP", 1)  # turns of one state: both orders answer
+    checked = 0
+    for seed in range(5, 2000, 8):
+        p = random_position(seed)
+        problems.clear()
+        play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        check_play(p.rules, p.table, p.hand, play, opened=p.opened)
+        for prob, spec in problems:
+            monkeypatch.setattr(dp_module, "RACE", False)
+            up = dp_module.solve_core(prob, spec, want_melds=False).score
+            down = dp_module.solve_core(dp_module.mirrored(prob), spec, want_melds=False).score
+            monkeypatch.setattr(dp_module, "RACE", True)
+            assert up == down, p.label
+            checked += 1
+    assert checked >= 60
+    assert mirrored_melds >= 10
+
+
 def test_random_positions_cover_the_space() -> None:
     """The generator really spreads over presets, ace modes, jokers and table sizes."""
     presets: Counter[str] = Counter()

@@ -890,7 +890,7 @@ class _Race:
         return self.provers[0].node_ub()
 
     def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
-        step = RACE_STEP
+        step = max(RACE_STEP, 1)
         while True:
             for i in range(2):
                 if i == len(self.provers):
