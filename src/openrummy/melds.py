@@ -52,6 +52,9 @@ class AceMode(Enum):
     WRAPAROUND = "WRAPAROUND"
 
 
+_ACE_CODES: Final = {mode: i for i, mode in enumerate(AceMode)}
+
+
 @dataclass(frozen=True, slots=True)
 class MeldRules:
     """The rules that decide whether a group of items is a meld.
@@ -69,6 +72,31 @@ class MeldRules:
     wild_natural_counts_pure: bool = True
     extra_wild: frozenset[Card] = frozenset()
     """Further cards that may be wild (21-card Indian upper and lower jokers, RULES.md §7.2)."""
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The rules key every meld cache, so the hash is computed once. Only ints go into
+        # it (the ace mode by its position, cards by their own int hashes): a string's
+        # hash differs between processes, and a pickled copy keeps this field.
+        object.__setattr__(
+            self,
+            "_hash",
+            hash(
+                (
+                    _ACE_CODES[self.ace_mode],
+                    self.set_max,
+                    self.min_len,
+                    self.min_naturals,
+                    self.ace_both_ends,
+                    self.wild_rank,
+                    self.wild_natural_counts_pure,
+                    self.extra_wild,
+                )
+            ),
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def can_be_wild(self, card: Card) -> bool:
         return (

@@ -65,17 +65,27 @@ def solver_play(
     rules: ManipulationRules, pos: SeenPosition, hand: Sequence[Card] | None = None
 ) -> Play | None:
     """The solver's best play with ``hand`` (default: the whole hand), if it passes the checks."""
+    got = _solve(rules, pos, hand)
+    return got if isinstance(got, Play) else None
+
+
+def _solve(
+    rules: ManipulationRules, pos: SeenPosition, hand: Sequence[Card] | None = None
+) -> Play | bool:
+    """The solver's best play if it passes the checks; else False when no card can be
+    placed at all (the solver is exact: nothing else need be tried), True when the
+    solver failed or its play did not pass (a fallback may still find something)."""
     use = list(pos.hand if hand is None else hand)
     try:
         best = best_play(rules, pos.table, use, opened=pos.opened, keep_melds=False)
     except RummyError:
-        return None
+        return True
     if best.count == 0:
-        return None
+        return False
     play = Play(pos.seat, best.table)
     if _ok(rules, pos, play):
         return play
-    return None
+    return True
 
 
 class GreedyBot:
@@ -89,7 +99,10 @@ class GreedyBot:
     def choose(self, view: Mapping[str, Any]) -> Action:
         pos = read_view(view)
         if "play" in pos.legal:
-            play = solver_play(self.rules, pos) or plan_simple_play(self.rules, pos)
+            got = _solve(self.rules, pos)
+            if isinstance(got, Play):
+                return got
+            play = plan_simple_play(self.rules, pos) if got else None
             if play is not None:
                 return play
         return _idle(self.rules, pos)
@@ -122,14 +135,16 @@ class StrategicBot(GreedyBot):
     def plan(self, pos: SeenPosition) -> Play | None:
         rules = self.rules
         candidates: list[Play] = []
-        full = solver_play(rules, pos)
+        got = _solve(rules, pos)
+        full = got if isinstance(got, Play) else None
         if full is not None:
             candidates.append(full)
         retrieval = self.retrieve(pos)
         if retrieval is not None:
             candidates.append(retrieval)
         if not candidates:
-            return plan_simple_play(rules, pos)
+            # the exact solver placing nothing means there is nothing to place
+            return plan_simple_play(rules, pos) if got else None
         best = max(candidates, key=lambda p: self._placed(pos, p))
         if self._goes_out(pos, best) or self.race(pos):
             return best

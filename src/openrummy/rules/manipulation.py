@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
+from openrummy._memo import by_identity
 from openrummy.cards import Card
 from openrummy.errors import ConfigError
 from openrummy.melds import AceMode, Meld, MeldKind, MeldRules, run_positions
@@ -425,6 +426,7 @@ class ManipulationRules(OptionSet):
         return f"{self.title} ({self.name})"
 
 
+@by_identity
 def _meld_rules(m: MeldOptions) -> MeldRules:
     return MeldRules(
         ace_mode=m.ace_mode,

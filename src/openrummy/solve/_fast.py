@@ -827,13 +827,9 @@ class FastSearch:
         jm = prob.table_jokers + prob.hand_jokers
         self.M = tracked_naturals(prob, spec)
         self.L = L
-        cnt = np.zeros((2, 13, 4), np.int64)
-        wt = np.zeros((13, 4), np.int64)
-        for s in range(4):
-            for r in range(13):
-                cnt[0, r, s] = prob.table[s][r]
-                cnt[1, r, s] = prob.hand[s][r]
-                wt[r, s] = prob.weight[s][r]
+        # (suit, rank) tuples -> (rank, suit) arrays
+        cnt = np.ascontiguousarray(np.array((prob.table, prob.hand), np.int64).transpose(0, 2, 1))
+        wt = np.ascontiguousarray(np.array(prob.weight, np.int64).T)
         nxta, scap, suffix, ubj = _prepare(cnt, wt, jm, L, spec.set_max)
         av = cnt[0] + cnt[1]
         self.cnt, self.wt, self.nxta, self.scap, self.suffix = cnt, wt, nxta, scap, suffix
@@ -901,14 +897,17 @@ class FastSearch:
         runs = [0, 0, 0, 0]
         # concrete open runs per suit, by label
         open_runs: list[dict[int, list[list[Item]]]] = [{} for _ in range(4)]
-        path = _path(self.tk, self.tv, self.ts, self.mstore, 13).tolist()
+        path = _path(self.tk, self.tv, self.ts, self.mstore, 13)
+        chosen = self.mstore[path[:, :4]].tolist()  # (rank, suit) -> [move, new runs]
+        set_jokers = path[:, 4].tolist()
         for r in range(13):
             act: list[int] = []
             for suit in range(4):
-                i = path[r][suit]
-                mv = int(self.mstore[i, 0])
-                nr = int(self.mstore[i, 1])
+                mv, nr = chosen[r][suit]
                 nsn, sn, sj = (mv >> 8) & 15, (mv >> 12) & 15, (mv >> 16) & 15
+                act.append(nsn)
+                if not runs[suit] and not sn and not sj:
+                    continue  # no run here
                 actions = mv >> 24
                 labs = _unpack(runs[suit])
                 pool = open_runs[suit]
@@ -928,13 +927,10 @@ class FastSearch:
                 for _ in range(sj):
                     nxt.setdefault(1, []).append([(suit, r + 1, True, False)])
                 open_runs[suit] = nxt
-                assert sorted(x for lab, lst in nxt.items() for x in [lab] * len(lst)) == _unpack(
-                    nr
-                )
                 runs[suit] = nr
-                act.append(nsn)
-            k = path[r][4]
-            melds.extend(set_melds(tuple(act), k, r, False, spec.min_nat, spec.set_max))
+            k = set_jokers[r]
+            if k or any(act):
+                melds.extend(set_melds(tuple(act), k, r, False, spec.min_nat, spec.set_max))
         for suit in range(4):
             for lst in open_runs[suit].values():
                 melds.extend((True, items) for items in lst)

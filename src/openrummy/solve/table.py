@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import ConfigError, InvalidMeldError
 from openrummy.melds import AceMode, Meld, MeldItem
@@ -137,7 +138,7 @@ def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
     return arr, jokers
 
 
-@cache
+@by_identity
 def _spec(rules: ManipulationRules, open_mode: int, open_all: bool) -> CoreSpec:
     m = rules.meld
     ace = {AceMode.LOW_ONLY: LOW, AceMode.HIGH_OR_LOW: HIGH, AceMode.WRAPAROUND: WRAP}[m.ace_mode]
@@ -167,7 +168,7 @@ def _spec(rules: ManipulationRules, open_mode: int, open_all: bool) -> CoreSpec:
     )
 
 
-@cache
+@by_identity
 def _penalties(rules: ManipulationRules) -> tuple[tuple[int, ...], ...]:
     """Penalty value of each natural, by suit and rank index."""
     tiles = rules.deck.kind is DeckKind.TILES
@@ -180,6 +181,16 @@ def _penalties(rules: ManipulationRules) -> tuple[tuple[int, ...], ...]:
 def _naturals(tiles: bool) -> tuple[tuple[Card, ...], ...]:
     """The naturals by suit and rank index (cards or tiles)."""
     return tuple(tuple(Card(r + 1, Suit(s), tiles) for r in range(13)) for s in range(4))
+
+
+@cache
+def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
+    """Meld items by [is a joker][suit][rank index]: a natural, or a joker standing for it."""
+    cards = _naturals(tiles)
+    return (
+        tuple(tuple(MeldItem.natural(c) for c in row) for row in cards),
+        tuple(tuple(MeldItem(JOKER, c) for c in row) for row in cards),
+    )
 
 
 class _Solver:
@@ -287,15 +298,11 @@ class _Solver:
         """Core melds as :class:`Meld` values, with their opening tag."""
         rules = self.rules.meld_rules
         out: list[tuple[Meld, bool]] = []
-        cards = _naturals(self.tiles)
+        made = _items(self.tiles)
         for _is_run, items in res.melds:
-            mi: list[MeldItem] = []
-            tag = False
-            for s, r, joker, t in items:
-                ident = cards[s][r - 1]
-                mi.append(MeldItem(JOKER, ident) if joker else MeldItem.natural(ident))
-                tag = tag or t
-            out.append((Meld(tuple(mi)).normalized(rules), tag))
+            tag = any(t for _s, _r, _j, t in items)
+            meld = Meld(tuple(made[joker][s][r - 1] for s, r, joker, _t in items))
+            out.append((meld.normalized(rules), tag))
         return out
 
 
@@ -462,9 +469,10 @@ def best_play(
     )
 
 
-def _meld_order(m: Meld) -> tuple[tuple[int, int], int, str]:
+def _meld_order(m: Meld) -> tuple[tuple[int, int], int, tuple[tuple[tuple[int, int], bool], ...]]:
     first = m.items[0].identity if m.items else Card(0, None)
-    return (first.sort_key(), -len(m), str(m))
+    rest = tuple((it.identity.sort_key(), it.card.is_joker) for it in m.items)
+    return (first.sort_key(), -len(m), rest)
 
 
 def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
