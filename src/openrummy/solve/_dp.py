@@ -953,6 +953,7 @@ def solve_core(
     target: int | None = None,
     budget: int | None = None,
     upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
+    unit: int = 1,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
 
@@ -965,6 +966,9 @@ def solve_core(
     optimal result (with melds) found on the way; it is asked only when the first question
     ("can every hand card be placed?") is not answered yes within ``UPPER_AFTER`` states.
     A tight bound spares the proofs of the bisection.
+
+    ``unit``: scores come in levels of this size (the table solver weighs each card
+    placed ``unit`` plus its value, so the level is the count of cards placed).
     """
     search = _prover(prob, spec, budget if budget is not None else 1 << 62)
 
@@ -1014,11 +1018,17 @@ def solve_core(
     # outside bound). That is usually the optimum or close to it, and each "no" lowers
     # the bound to the best completion the search could not rule out. After DESCENT
     # questions, one branch and bound above the best known finishes it (a position whose
-    # optimum lies far below its bound would otherwise take one question per value).
+    # optimum lies far below its bound would otherwise take one question per value); if
+    # nothing is known yet, the levels are asked first, from above.
     asked = 0
     while lo_known < hi_known:
         if asked < DESCENT:
             need = hi_known
+            lo, hi = ask(need)
+        elif lo_known == NEG and unit > 1:
+            # nothing found yet: the level first (with the table solver's weights, the
+            # count of cards placed), which rules out a whole level at once
+            need = hi_known - hi_known % unit
             lo, hi = ask(need)
         else:
             need = 0 if lo_known == NEG else lo_known + 1

@@ -31,8 +31,6 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit as _njit
-from numba import types
-from numba.typed import Dict
 
 from openrummy.solve._dp import (
     _NAT_SHIFT,
@@ -59,7 +57,7 @@ _MAX_RUNS = 10
 """Open runs per suit that fit the packed form (six bits each in one integer)."""
 
 # prm indices
-_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT = range(11)
+_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN = range(12)
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -78,9 +76,6 @@ Python-core states are multiplied by this."""
 
 _STORE = 1 << 20
 """Capacity of the move store; a solve that needs more gives up like one over budget."""
-
-_UNI: Any = types.UniTuple
-_MKEY = _UNI(types.int64, 2)
 
 
 def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
@@ -391,21 +386,53 @@ def _moves_of(
     nxta: Any,
     scap: Any,
     prm: Any,
-    mcache: Any,
+    mc: Any,
     mstore: Any,
 ) -> int:
-    """The (start << 32 | count) span of this situation's moves in the store; -1 if full."""
-    mk = (R, t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16))
-    if mk in mcache:
-        return mcache[mk]  # type: ignore[no-any-return]
+    """The (start << 32 | count) span of this situation's moves in the store; -1 if full.
+
+    Situations are remembered in ``mc``, an open-addressing table of rows (runs, the
+    rest of the situation packed, span; span -1: empty) with room for one more."""
+    k2 = t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16)
+    i = _mc_slot(mc, R, k2)
+    if mc[i, 2] >= 0:
+        return mc[i, 2]  # type: ignore[no-any-return]
     top = int(prm[_TOP])
     c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[_L], prm[_M], mstore, top)
     if c < 0:
         return -1
     prm[_TOP] = top + c
     span = (top << 32) | c
-    mcache[mk] = span
+    mc[i, 0] = R
+    mc[i, 1] = k2
+    mc[i, 2] = span
+    prm[_MCN] += 1
     return span
+
+
+@_jit
+def _mc_slot(mc: Any, a: int, b: int) -> int:
+    h = a * 0x9E3779B1 + b * 0x85EBCA77
+    h ^= h >> 29
+    h *= 0x7FEB352D
+    h ^= h >> 32
+    mask = mc.shape[0] - 1
+    i = h & mask
+    while mc[i, 2] >= 0 and (mc[i, 0] != a or mc[i, 1] != b):
+        i = (i + 1) & mask
+    return i  # type: ignore[no-any-return]
+
+
+@_jit
+def _grown_mc(mc: Any) -> Any:
+    """The same situations in a table with four times the room."""
+    out = np.full((mc.shape[0] * 4, 3), -1, np.int64)
+    for x in range(mc.shape[0]):
+        if mc[x, 2] >= 0:
+            i = _mc_slot(out, mc[x, 0], mc[x, 1])
+            for y in range(3):
+                out[i, y] = mc[x, y]
+    return out
 
 
 @_jit
@@ -431,7 +458,7 @@ def _ask(
     ``lo >= need`` yes (its choice reaches ``lo``), ``hi < need`` no. Children are tried in
     move order and cut by their own upper bound; the search is depth-first on an explicit
     stack. Sets ``prm[_ABORT]`` and returns (NEG, NEG) when over budget or out of move store.
-    Returns (lo, hi) and the memo's arrays (new ones when the table grew).
+    Returns (lo, hi), the memo's arrays and the situations' table (new ones when grown).
     """
     jt = prm[_JT]
     jmax = prm[_JMAX]
@@ -460,7 +487,7 @@ def _ask(
             else:
                 if prm[_STATES] >= prm[_BUDGET]:
                     prm[_ABORT] = 1
-                    return (NEG, NEG, tk, tv, ts)
+                    return (NEG, NEG, tk, tv, ts, mcache)
                 if pos == npos:
                     lo = 0 if j >= jt else NEG
                     hi = lo
@@ -490,7 +517,7 @@ def _ask(
                 rlo = lo
                 rhi = hi
                 if d == 0:
-                    return (rlo, rhi, tk, tv, ts)
+                    return (rlo, rhi, tk, tv, ts, mcache)
                 d -= 1
                 continue
             fr[d, _FLO] = lo
@@ -508,6 +535,8 @@ def _ask(
                 t = cnt[0, pos, suit]
                 span = tv[ent, 3]
                 if span < 0:
+                    if 2 * (prm[_MCN] + 1) > mcache.shape[0]:
+                        mcache = _grown_mc(mcache)
                     span = _moves_of(
                         pos,
                         suit,
@@ -523,7 +552,7 @@ def _ask(
                     )
                     if span < 0:
                         prm[_ABORT] = 1
-                        return (NEG, NEG, tk, tv, ts)
+                        return (NEG, NEG, tk, tv, ts, mcache)
                     tv[ent, 3] = span
                 fr[d, _FI] = span >> 32
                 fr[d, _FSTOP] = (span >> 32) + (span & 0xFFFFFFFF)
@@ -545,7 +574,7 @@ def _ask(
                     rlo = lo
                     rhi = hi
                     if d == 0:
-                        return (rlo, rhi, tk, tv, ts)
+                        return (rlo, rhi, tk, tv, ts, mcache)
                     d -= 1
                     continue
                 # the best mode: keep looking, now only for something better than lo
@@ -630,7 +659,7 @@ def _ask(
         rlo = lo
         rhi = hi
         if d == 0:
-            return (rlo, rhi, tk, tv, ts)
+            return (rlo, rhi, tk, tv, ts, mcache)
         d -= 1
 
 
@@ -789,11 +818,6 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
 
 
 @_jit
-def _new_maps() -> Any:
-    return Dict.empty(key_type=_MKEY, value_type=types.int64)
-
-
-@_jit
 def _root_lo(tk: Any, tv: Any, ts: Any) -> int:
     x = _entry(tk, ts, 0, 0, 0, 0, 0)
     return tv[x, 0] if x >= 0 else NEG
@@ -837,9 +861,10 @@ class FastSearch:
         copies = int(av.max()) if av.size else 0
         self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
         self.prm = np.array(
-            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0], np.int64
+            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0, 0],
+            np.int64,
         )
-        self.mcache = _new_maps()
+        self.mcache = np.full((1 << 10, 3), -1, np.int64)
         self.tk = np.empty((1 << 11, 5), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
         self.ts = np.full(1 << 12, -1, np.int32)
@@ -876,7 +901,7 @@ class FastSearch:
         the answer is then usually exact (lo == hi)."""
         self.prm[_ABORT] = 0
         self.prm[_EXACT] = int(best)
-        lo, hi, self.tk, self.tv, self.ts = _ask(
+        lo, hi, self.tk, self.tv, self.ts, self.mcache = _ask(
             need,
             self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
             self.tk, self.tv, self.ts, self.mcache, self.mstore,

@@ -289,6 +289,7 @@ class _Solver:
                 lower=lower,
                 budget=DP_BUDGET,
                 upper=lambda: lp_bound(prob, self.spec),
+                unit=self.big,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
