@@ -33,7 +33,6 @@ import numpy as np
 from numba import njit as _njit
 
 from openrummy.solve._dp import (
-    _NAT_SHIFT,
     LOW,
     NEG,
     OPEN_NONE,
@@ -915,66 +914,90 @@ class FastSearch:
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         """Follow the memoised choices from the root and turn them into melds."""
-        Item = tuple[int, int, bool, bool]
-        L, M = self.L, self.M
         spec = self.s
-        melds: list[tuple[bool, list[Item]]] = []
-        runs = [0, 0, 0, 0]
-        # concrete open runs per suit, by label
-        open_runs: list[dict[int, list[list[Item]]]] = [{} for _ in range(4)]
         path = _path(self.tk, self.tv, self.ts, self.mstore, 13)
-        chosen = self.mstore[path[:, :4]].tolist()  # (rank, suit) -> [move, new runs]
-        set_jokers = path[:, 4].tolist()
-        for r in range(13):
-            act: list[int] = []
-            for suit in range(4):
-                mv, nr = chosen[r][suit]
-                nsn, sn, sj = (mv >> 8) & 15, (mv >> 12) & 15, (mv >> 16) & 15
-                act.append(nsn)
-                if not runs[suit] and not sn and not sj:
-                    continue  # no run here
-                actions = mv >> 24
-                labs = _unpack(runs[suit])
-                pool = open_runs[suit]
-                nxt: dict[int, list[list[Item]]] = {}
-                for p, lab in enumerate(labs):
-                    items = pool[lab].pop()
-                    a = (actions >> (2 * p)) & 3
-                    if a == 1:
-                        melds.append((True, items))
-                        continue
-                    items.append((suit, r + 1, a == 3, False))
-                    nxt.setdefault(_grow_py(lab, a == 2, L, M), []).append(items)
-                for _ in range(sn):
-                    nxt.setdefault((min(1, M) << _NAT_SHIFT) | 1, []).append(
-                        [(suit, r + 1, False, False)]
-                    )
-                for _ in range(sj):
-                    nxt.setdefault(1, []).append([(suit, r + 1, True, False)])
-                open_runs[suit] = nxt
-                runs[suit] = nr
-            k = set_jokers[r]
-            if k or any(act):
-                melds.extend(set_melds(tuple(act), k, r, False, spec.min_nat, spec.set_max))
-        for suit in range(4):
-            for lst in open_runs[suit].values():
-                melds.extend((True, items) for items in lst)
+        items, sets = _runs_of(path, self.mstore, self.L, self.M)
+        melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
+        last = -1
+        for run, suit, rank, joker in items.tolist():
+            if run != last:
+                melds.append((True, []))
+                last = run
+            melds[-1][1].append((suit, rank, bool(joker), False))
+        for r, row in enumerate(sets.tolist()):
+            if any(row):
+                melds.extend(
+                    set_melds(tuple(row[:4]), row[4], r, False, spec.min_nat, spec.set_max)
+                )
         return melds
 
 
-def _unpack(R: int) -> list[int]:
-    out = []
-    while R:
-        out.append(R & 63)
-        R >>= 6
-    return out
+@_jit
+def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
+    """The runs along a path of choices, as rows (run, suit, rank, joker) grouped by run
+    in rank order, and per rank the naturals each suit gives to sets and the sets' jokers.
 
-
-def _grow_py(lab: int, natural: bool, L: int, M: int) -> int:
-    nat = (lab >> _NAT_SHIFT) & 3
-    if natural:
-        nat = min(nat + 1, M)
-    return (nat << _NAT_SHIFT) | min((lab & 0xF) + 1, L)
+    Runs are followed by their labels: a move says, for each open run of a suit in label
+    order, whether it ends, takes a natural or takes a joker, and how many runs start.
+    Open runs with the same label are interchangeable, so any of them may continue."""
+    stack = np.zeros((4, 64, 16), np.int64)  # open run ids per suit and label
+    depth = np.zeros((4, 64), np.int64)
+    nstack = np.zeros((64, 16), np.int64)
+    ndepth = np.zeros(64, np.int64)
+    rows = np.zeros((4 * 13 * 16, 4), np.int64)
+    n = 0
+    runs = 0
+    sets = np.zeros((13, 5), np.int64)
+    R = np.zeros(4, np.int64)
+    for r in range(13):
+        for suit in range(4):
+            i = path[r, suit]
+            mv = mstore[i, 0]
+            sets[r, suit] = (mv >> 8) & 15
+            sn = (mv >> 12) & 15
+            sj = (mv >> 16) & 15
+            if R[suit] == 0 and sn == 0 and sj == 0:
+                continue
+            actions = mv >> 24
+            ndepth[:] = 0
+            labs = R[suit]
+            p = 0
+            while labs:
+                lab = labs & 63
+                labs >>= 6
+                depth[suit, lab] -= 1
+                run = stack[suit, lab, depth[suit, lab]]
+                a = (actions >> (2 * p)) & 3
+                p += 1
+                if a == 1:
+                    continue  # the run ends before this rank
+                rows[n, 0] = run
+                rows[n, 1] = suit
+                rows[n, 2] = r + 1
+                rows[n, 3] = 1 if a == 3 else 0
+                n += 1
+                g = _grow(lab, a == 2, L, M)
+                nstack[g, ndepth[g]] = run
+                ndepth[g] += 1
+            for k in range(sn + sj):
+                g = ((min(1, M) << 4) | 1) if k < sn else 1
+                rows[n, 0] = runs
+                rows[n, 1] = suit
+                rows[n, 2] = r + 1
+                rows[n, 3] = 0 if k < sn else 1
+                n += 1
+                nstack[g, ndepth[g]] = runs
+                ndepth[g] += 1
+                runs += 1
+            for g in range(64):
+                depth[suit, g] = ndepth[g]
+                for x in range(ndepth[g]):
+                    stack[suit, g, x] = nstack[g, x]
+            R[suit] = mstore[i, 1]
+        sets[r, 4] = path[r, 4]
+    out = rows[:n]
+    order = np.argsort(out[:, 0] * 64 + out[:, 2], kind="mergesort")
+    return out[order], sets
 
 
 def warm() -> None:
