@@ -107,7 +107,11 @@ def table_cards(table: Sequence[Meld] | Sequence[Card]) -> list[Card]:
 
 
 def _norm_card(card: Card, tiles: bool) -> Card:
-    return card if card.is_joker else card.as_tile(tiles)
+    """The card as a card or tile of this deck, as the one shared object per card (so
+    that counting cards meets the same objects, not equal ones)."""
+    if card.suit is None:
+        return JOKER
+    return _naturals(tiles)[int(card.suit)][card.rank - 1]
 
 
 def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
@@ -184,6 +188,25 @@ def _naturals(tiles: bool) -> tuple[tuple[Card, ...], ...]:
 
 
 @cache
+def _windows(ace: int, L: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per rank index, the rank indices of every run window of length ``L`` through it.
+
+    Positions run 0..13 where 13 is the ace high (HIGH_OR_LOW) or the ace again (WRAP);
+    they are given as rank indices (13 -> 0)."""
+    span = 13 if ace == LOW else 14
+    cyc = ace == WRAP
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(13)]
+    for start in range(span - L + 1 if not cyc else 13):
+        idx = [(start + k) % 13 if cyc else start + k for k in range(L)]
+        if not cyc and idx[-1] >= span:
+            continue
+        rs = tuple(i % 13 for i in idx)
+        for r in set(rs):
+            out[r].append(rs)
+    return tuple(tuple(w) for w in out)
+
+
+@cache
 def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
     """Meld items by [is a joker][suit][rank index]: a natural, or a joker standing for it."""
     cards = _naturals(tiles)
@@ -243,17 +266,7 @@ class _Solver:
         return h
 
     def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
-        # positions 0..13 where 13 is the ace high (HIGH_OR_LOW) or the ace again (cycle)
-        spec = self.spec
-        span = 13 if spec.ace == LOW else 14
-        ranks = list(range(13)) + ([0] if span == 14 else [])
-        for start in range(span - L + 1 if not cyc else 13):
-            idx = [(start + k) % 13 if cyc else start + k for k in range(L)]
-            if not cyc and idx[-1] >= span:
-                continue
-            rs = [ranks[i] for i in idx]
-            if r not in rs:
-                continue
+        for rs in _windows(self.spec.ace, L)[r]:
             nat = sum(1 for x in rs if row[x] > 0)
             if L - nat <= jm and nat >= M:
                 return True
