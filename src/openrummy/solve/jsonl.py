@@ -31,6 +31,7 @@ from openrummy.errors import NotationError, RummyError
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
+from openrummy.solve._fast import warm
 from openrummy.solve.explain import explain
 from openrummy.solve.table import Play, best_play
 
@@ -131,7 +132,11 @@ def _pretty(result: Mapping[str, Any], n: int) -> str:
 
 
 def solve_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
-    """Solve every position; one output line (or block, with ``pretty``) per input line."""
+    """Solve every position; one output line (or block, with ``pretty``) per input line.
+
+    The compiled solver core is loaded first, so that the first line's ``ms`` is the
+    solve's own time, not the load's (about half a second, once per process)."""
+    warm()
     n = 0
     for line in lines:
         if not line.strip():
