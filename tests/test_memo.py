@@ -85,3 +85,26 @@ def test_meld_rules_hash_is_the_same_in_every_process() -> None:
         )
         seen.add(out.stdout.strip())
     assert len(seen) == 1
+
+
+def test_card_and_meld_hashes_are_the_same_in_every_process() -> None:
+    """Cards, items and melds keep their computed hash when pickled: a joker (no suit)
+    and an item without identity (represents None) included."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from openrummy.cards import JOKER, Card, Suit; "
+        "from openrummy.melds import Meld, MeldItem; "
+        "print(hash(JOKER), hash(Card(5, Suit(2), True)), hash(MeldItem(JOKER, None)), "
+        "hash(Meld.parse('[JK=4S 4H 4D]')))"
+    )
+    seen = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        seen.add(out.stdout.strip())
+    assert len(seen) == 1

@@ -125,7 +125,10 @@ class Card:
                 raise NotationError("a joker has no rank, suit or tile flag")
         elif not 1 <= self.rank <= 13:
             raise NotationError(f"rank {self.rank} is not in 1..13")
-        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.tile)))
+        # Ints only: the hash is pickled with the card, so it must be the same in every
+        # process (hash(None) is an address in Python 3.11, a string's hash is seeded).
+        suit = -1 if self.suit is None else int(self.suit)
+        object.__setattr__(self, "_hash", hash((self.rank, suit, self.tile)))
 
     def __hash__(self) -> int:
         return self._hash

@@ -76,8 +76,9 @@ class MeldRules:
 
     def __post_init__(self) -> None:
         # The rules key every meld cache, so the hash is computed once. Only ints go into
-        # it (the ace mode by its position, cards by their own int hashes): a string's
-        # hash differs between processes, and a pickled copy keeps this field.
+        # it (the ace mode by its position, no None, cards by their own int hashes): a
+        # string's hash differs between processes, so does hash(None) in Python 3.11,
+        # and a pickled copy keeps this field.
         object.__setattr__(
             self,
             "_hash",
@@ -88,7 +89,7 @@ class MeldRules:
                     self.min_len,
                     self.min_naturals,
                     self.ace_both_ends,
-                    self.wild_rank,
+                    -1 if self.wild_rank is None else self.wild_rank,
                     self.wild_natural_counts_pure,
                     self.extra_wild,
                 )
@@ -122,7 +123,9 @@ class MeldItem:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.card, self.represents)))
+        # (ints only, the same in every process: see Card)
+        rep = -1 if self.represents is None else self.represents._hash
+        object.__setattr__(self, "_hash", hash((self.card._hash, rep)))
 
     def __hash__(self) -> int:
         return self._hash
