@@ -135,6 +135,19 @@ def test_cards_that_each_need_both_jokers() -> None:
     assert play.count == 1 and sorted(str(c) for c in play.hand) == ["B9", "B9", "K2"]
 
 
+def test_many_copies_that_each_need_both_jokers() -> None:
+    # Three decks: three copies each of four cards that fit only with both jokers. Only one
+    # copy can be placed, and it must be the dearest (a king). The compiled bound's joker
+    # knapsack takes such cards copy by copy (twelve here; it once held only eight).
+    play = solve(
+        "robbers",
+        melds("[10D JD QD]"),
+        "2D 2D 2D 6H 6H 6H 9S 9S 9S KC KC KC JK JK",
+        **{"deck.standard_decks": 3},
+    )
+    assert play.count == 3 and "KC" in [str(c) for c in play.placed]
+
+
 def test_six_jokers() -> None:
     table = melds("[3H 4H 5H]", "[JK=QC JK=KC AC]")
     play = solve("robbers_s003", table, "JK JK JK JK 9S 2D", **{"deck.printed_jokers": 6})

@@ -733,10 +733,10 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
         used_s = np.zeros(4, np.bool_)
         used_r = np.zeros(13, np.bool_)
         mand = 0
-        ki = np.zeros(8, np.int64)
-        kv = np.zeros(8, np.int64)
+        ki = np.zeros(64, np.int64)  # picked hand copies: at most 4 cells of 15 copies
+        kv = np.zeros(64, np.int64)
         nk = 0
-        for want in range(min(jm, big - 1), 0, -1):
+        for want in range(jm, 0, -1):
             for tab in range(2):
                 for p in range(pos + 1, 13):
                     for s in range(4):
@@ -749,10 +749,9 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
                         used_r[p] = True
                         mand += want * cnt[0, p, s]
                         for _ in range(cnt[1, p, s]):
-                            if nk < 8:
-                                ki[nk] = want
-                                kv[nk] = wt[p, s]
-                                nk += 1
+                            ki[nk] = want
+                            kv[nk] = wt[p, s]
+                            nk += 1
         knap = np.zeros(jm + 1, np.int64)  # best weight of picked hand copies per jokers
         for i in range(nk):
             for k in range(jm, ki[i] - 1, -1):
