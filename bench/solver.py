@@ -244,6 +244,16 @@ def main(argv: list[str]) -> int:
                 f"{size:>5} {group:>8} {n:>4} | {om:>9.2f} {op:>9.2f} | {tm:>10.2f} {tp:>10.2f} | "
                 f"{ratio:>8.2f}x | {100 * row.ours_optimal / n:>7.0f}% {theirs_opt:>10}"
             )
+    for size in SIZES:
+        # both groups of a size together
+        ours = [t for (sz, _g), r in rows.items() if sz == size for t in r.ours]
+        theirs_t = [t for (sz, _g), r in rows.items() if sz == size for t in r.theirs]
+        if ours and theirs_t:
+            om, tm = _ms(ours, 0.5), _ms(theirs_t, 0.5)
+            print(
+                f"{size:>5} {'all':>8} {len(ours):>4} | {om:>9.2f} {_ms(ours, 0.99):>9.2f} | "
+                f"{tm:>10.2f} {_ms(theirs_t, 0.99):>10.2f} | {tm / om:>8.2f}x |"
+            )
     all_ours = [t for r in rows.values() for t in r.ours]
     all_theirs = [t for r in rows.values() for t in r.theirs]
     print(

@@ -839,7 +839,7 @@ RACE = True
 """Race the compiled search against the same search on the mirrored problem (see
 :class:`_Race`); tests switch it off to check each direction on its own."""
 
-RACE_STEP = 2000
+RACE_STEP = 1000
 """States the first search may visit before the mirrored one is started; the budget of
 each turn doubles after both have had one."""
 
