@@ -622,26 +622,30 @@ class _Search:
                 # partial vectors sorted so that equal profiles share one state
                 nn = (0, *nsets) if mv.set_nat == 0 else tuple(sorted((*nsets, mv.set_nat)))
                 no = tuple(sorted((*osets, mv.open_set_nat))) if track_open else osets
-                sub = self.test(
-                    pos,
-                    suit + 1,
-                    nruns,
-                    nreq,
-                    nj,
-                    jo + mv.open_jokers,
-                    nval,
-                    done or mv.done,
-                    nn,
-                    no,
-                    need - gain,
-                )
-                slo, shi = sub[0], sub[1]
-                if slo > NEG and slo + gain >= need:
-                    ent[0] = slo + gain
-                    ent[2] = mv
-                    if not self.best or ent[0] >= hi:
-                        return ent
-                    need = ent[0] + 1  # the best mode: look for better only
+                while True:
+                    sub = self.test(
+                        pos,
+                        suit + 1,
+                        nruns,
+                        nreq,
+                        nj,
+                        jo + mv.open_jokers,
+                        nval,
+                        done or mv.done,
+                        nn,
+                        no,
+                        need - gain,
+                    )
+                    slo, shi = sub[0], sub[1]
+                    if slo > NEG and slo + gain >= need:
+                        ent[0] = slo + gain
+                        ent[2] = mv
+                        if not self.best or ent[0] >= hi:
+                            return ent
+                        need = ent[0] + 1  # the best mode: look for better only
+                        if shi > slo:
+                            continue  # (a memo answer: ask the same child for more)
+                    break
                 if shi > NEG:
                     best_hi = max(best_hi, shi + gain)
         else:
@@ -659,16 +663,21 @@ class _Search:
                     nval = val
                     if spec.open_mode == OPEN_POINTS:
                         nval = min(spec.threshold, val + self.set_value(r, sum(osets), ko))
-                    sub = self.test(
-                        pos + 1, 0, runs, req, j + k + ko, jo + ko, nval, done, (), (), need - gain
-                    )
-                    slo, shi = sub[0], sub[1]
-                    if slo > NEG and slo + gain >= need:
-                        ent[0] = slo + gain
-                        ent[2] = (k, ko)
-                        if not self.best or ent[0] >= hi:
-                            return ent
-                        need = ent[0] + 1
+                    while True:
+                        sub = self.test(
+                            pos + 1, 0, runs, req, j + k + ko, jo + ko, nval, done, (), (),
+                            need - gain,
+                        )  # fmt: skip
+                        slo, shi = sub[0], sub[1]
+                        if slo > NEG and slo + gain >= need:
+                            ent[0] = slo + gain
+                            ent[2] = (k, ko)
+                            if not self.best or ent[0] >= hi:
+                                return ent
+                            need = ent[0] + 1
+                            if shi > slo:
+                                continue
+                        break
                     if shi > NEG:
                         best_hi = max(best_hi, shi + gain)
         ent[1] = min(hi, best_hi)

@@ -577,10 +577,14 @@ def _ask(
                     d -= 1
                     continue
                 # the best mode: keep looking, now only for something better than lo
-                # (a child's upper bound still counts: its lo may not be exact)
                 fr[d, _FLO] = lo
                 fr[d, _FNEED] = lo + 1
                 need = lo + 1
+                if rhi > rlo:
+                    # the child's answer came from its memo and may not be its best: ask
+                    # the same child again for more before moving on
+                    rhi = NEG
+                    fr[d, _FI] -= 1 if suit < 4 else -1
             if rhi > NEG and rhi + gain > fr[d, _FBEST]:
                 fr[d, _FBEST] = rhi + gain
             fr[d, _FI] += 1 if suit < 4 else -1
