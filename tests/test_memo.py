@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -69,37 +72,27 @@ def test_meld_rules_hash_survives_pickling_and_matches_equal_rules() -> None:
 def test_meld_rules_hash_is_the_same_in_every_process() -> None:
     """A pickled MeldRules keeps its computed hash, so the hash must not depend on the
     process's string-hash seed (worker processes of a tournament unpickle rules)."""
-    import os
-    import subprocess
-    import sys
-
     code = (
         "from openrummy.melds import MeldRules, AceMode; "
         "print(hash(MeldRules(ace_mode=AceMode.WRAPAROUND)))"
     )
-    seen = set()
-    for seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-        seen.add(out.stdout.strip())
-    assert len(seen) == 1
+    assert _same_in_two_processes(code)
 
 
 def test_card_and_meld_hashes_are_the_same_in_every_process() -> None:
     """Cards, items and melds keep their computed hash when pickled: a joker (no suit)
     and an item without identity (represents None) included."""
-    import os
-    import subprocess
-    import sys
-
     code = (
         "from openrummy.cards import JOKER, Card, Suit; "
         "from openrummy.melds import Meld, MeldItem; "
         "print(hash(JOKER), hash(Card(5, Suit(2), True)), hash(MeldItem(JOKER, None)), "
         "hash(Meld.parse('[JK=4S 4H 4D]')))"
     )
+    assert _same_in_two_processes(code)
+
+
+def _same_in_two_processes(code: str) -> bool:
+    """Whether ``code`` prints the same under two string-hash seeds."""
     seen = set()
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
@@ -107,4 +100,4 @@ def test_card_and_meld_hashes_are_the_same_in_every_process() -> None:
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         )
         seen.add(out.stdout.strip())
-    assert len(seen) == 1
+    return len(seen) == 1
