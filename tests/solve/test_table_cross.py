@@ -219,6 +219,43 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
     assert mirrored_melds >= 10
 
 
+def test_a_descent_in_one_call_asks_the_same_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ask(need, steps=k)`` (the descent without a return to Python per question) ends
+    with the same root bounds, after the same states, as asking the k questions one by
+    one at the root's new bound, in the compiled search and in the Python one."""
+    problems: list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]] = []
+    real_core = table_module.solve_core
+
+    def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
+        if fast_module.eligible(prob, spec) and kw.get("target") is None:
+            problems.append((prob, spec))
+        return real_core(prob, spec, **kw)
+
+    monkeypatch.setattr(table_module, "solve_core", spy)
+    for seed in range(3, 2000, 12):
+        p = random_position(seed)
+        best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+    assert len(problems) >= 40
+    several = 0
+    for prob, spec in problems:
+        for kind in (fast_module.FastSearch, dp_module._Prover):
+            one, many = kind(prob, spec, 1 << 40), kind(prob, spec, 1 << 40)
+            need = one.node_ub()
+            got = None
+            asked = 0
+            for _ in range(8):
+                got = one.ask(need)
+                asked += 1
+                assert got is not None
+                if got[0] >= need or got[1] < 0:
+                    break
+                need = got[1]
+            assert many.ask(many.node_ub(), False, 8) == got
+            assert many.states == one.states
+            several += asked > 2
+    assert several >= 10
+
+
 def test_random_positions_cover_the_space() -> None:
     """The generator really spreads over presets, ace modes, jokers and table sizes."""
     presets: Counter[str] = Counter()

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import product
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 __all__ = ["BudgetExceeded", "CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
 
@@ -778,13 +778,20 @@ class Prover(Protocol):
 
     def node_ub(self) -> int: ...
 
-    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+    def ask(
+        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
+    ) -> tuple[int, int] | None:
         """The root's bounds after "can everything add ``need``?"; None: over budget.
 
         ``best``: a hint to go on to the best completion above ``need`` (a search may
-        answer the question only; the loop then asks again)."""
+        answer the question only; the loop then asks again). ``steps``: while the answer
+        is no, ask again at the root's new upper bound as long as it is above ``floor``
+        (and not negative), up to ``steps`` questions in all."""
 
     def root_lo(self) -> int: ...
+
+    def root_hi(self) -> int:
+        """The root's proven upper bound (a search cut short by its budget keeps it)."""
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]: ...
 
@@ -823,17 +830,27 @@ class _Prover:
     def node_ub(self) -> int:
         return self.search.node_ub(0, 0, 0)
 
-    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+    def ask(
+        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
+    ) -> tuple[int, int] | None:
         self.search.best = best
-        try:
-            ent = self.search.test(*self.root, need)
-        except BudgetExceeded:
-            return None
-        return ent[0], ent[1]
+        while True:
+            try:
+                lo, hi = self.search.test(*self.root, need)[:2]
+            except BudgetExceeded:
+                return None
+            steps -= 1
+            if lo >= need or steps <= 0 or hi < 0 or hi <= floor:
+                return lo, hi
+            need = hi
 
     def root_lo(self) -> int:
         ent = self.search.memo.get(self.root)
         return NEG if ent is None else int(ent[0])
+
+    def root_hi(self) -> int:
+        ent = self.search.memo.get(self.root)
+        return -NEG if ent is None else int(ent[1])
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         return _rebuild(self.search, self.start)
@@ -898,30 +915,46 @@ class _Race:
     def node_ub(self) -> int:
         return self.provers[0].node_ub()
 
-    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+    def ask(
+        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
+    ) -> tuple[int, int] | None:
         step = max(RACE_STEP, 1)
+        i = 0
         while True:
-            for i in range(2):
-                if i == len(self.provers):
-                    self.provers.append(self.make())
-                p = self.provers[i]
-                left = self.budget - self.states
-                if left <= 0:
-                    return None
-                p.budget = p.states + min(step, left)
-                got = p.ask(need, best)
-                if got is not None:
-                    if i == 1:
-                        # the order that answered goes first next time
-                        self.provers.reverse()
-                        self.mirror = not self.mirror
-                    return got
-                if p.states < p.budget:
-                    return None  # stopped for another reason than this turn's budget
-            step *= 2
+            if i == len(self.provers):
+                self.provers.append(self.make())
+            p = self.provers[i]
+            left = self.budget - self.states
+            if left <= 0:
+                return None
+            p.budget = p.states + min(step, left)
+            got = p.ask(need, best, steps, floor)
+            if got is None and p.states < p.budget:
+                return None  # stopped for another reason than this turn's budget
+            if i == 1 and (got is not None or (steps > 1 and p.root_hi() < need)):
+                # the order that answered goes first next time
+                self.provers.reverse()
+                self.mirror = not self.mirror
+            if got is not None:
+                # the other search may have proven a lower upper bound
+                return got[0], min(got[1], self.root_hi())
+            if steps > 1 and p.root_hi() < need:
+                # a descent cut short after some of its questions: like a new question,
+                # it starts again from the bound proven, first turn first
+                need = p.root_hi()
+                steps -= 1
+                step = max(RACE_STEP, 1)
+                i = 0
+                continue
+            i = 1 - i
+            if i == 0:
+                step *= 2
 
     def root_lo(self) -> int:
         return max(p.root_lo() for p in self.provers)
+
+    def root_hi(self) -> int:
+        return min(p.root_hi() for p in self.provers)
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         lo = self.root_lo()
@@ -953,6 +986,10 @@ DESCENT = 8
 """Questions :func:`solve_core` asks from above before it switches to branch and bound."""
 
 
+def _over() -> NoReturn:
+    raise BudgetExceeded
+
+
 def solve_core(
     prob: CoreProblem,
     spec: CoreSpec,
@@ -982,10 +1019,7 @@ def solve_core(
     search = _prover(prob, spec, budget if budget is not None else 1 << 62)
 
     def ask(need: int, best: bool = False) -> tuple[int, int]:
-        got = search.ask(need, best)
-        if got is None:
-            raise BudgetExceeded
-        return got
+        return search.ask(need, best) or _over()
 
     if target is not None:
         # only "is target reachable?": one question
@@ -1029,11 +1063,14 @@ def solve_core(
     # questions, one branch and bound above the best known finishes it (a position whose
     # optimum lies far below its bound would otherwise take one question per value); if
     # nothing is known yet, the levels are asked first, from above.
-    asked = 0
+    descended = False
     while lo_known < hi_known:
-        if asked < DESCENT:
+        if not descended:
+            # from above, DESCENT questions at most in one call: on each no, the next
+            # one asks at the root's new bound
             need = hi_known
-            lo, hi = ask(need)
+            lo, hi = search.ask(need, False, DESCENT, lo_known) or _over()
+            descended = True
         elif lo_known == NEG and unit > 1:
             # nothing found yet: the level first (with the table solver's weights, the
             # count of cards placed), which rules out a whole level at once
@@ -1042,14 +1079,14 @@ def solve_core(
         else:
             need = 0 if lo_known == NEG else lo_known + 1
             lo, hi = ask(need, True)
-        asked += 1
-        if lo >= need:
-            lo_known = max(lo_known, lo)
-            hi_known = min(hi_known, hi)
-        else:
-            hi_known = min(hi, need - 1)
-            if hi_known < 0:
-                hi_known = NEG
+        # the root's bounds hold whatever was asked (a later question of the descent may
+        # have been answered yes below need; a no at need means nothing reaches it)
+        lo_known = max(lo_known, lo)
+        hi_known = min(hi_known, hi)
+        if lo < need:
+            hi_known = min(hi_known, need - 1)
+        if hi_known < 0:
+            hi_known = NEG
     best = lo_known if lo_known >= 0 else NEG
     if best != NEG and search.root_lo() != best:
         # the known lower bound came from outside: find the melds for it

@@ -56,7 +56,9 @@ _MAX_RUNS = 10
 """Open runs per suit that fit the packed form (six bits each in one integer)."""
 
 # prm indices
-_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN = range(12)
+_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR = (
+    range(14)
+)
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -435,6 +437,17 @@ def _grown_mc(mc: Any) -> Any:
 
 
 @_jit
+def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
+    """After the root's answer (rlo, rhi): whether the descent asks again, at the root's
+    new upper bound (then set as the root's need; the memo keeps every bound)."""
+    if rlo >= fr[0, _FNEED] or rhi < 0 or rhi <= prm[_FLOOR] or prm[_STEPS] <= 1:
+        return False
+    prm[_STEPS] -= 1
+    fr[0, _FNEED] = rhi
+    return True
+
+
+@_jit
 def _ask(
     need0: int,
     cnt: Any,
@@ -458,6 +471,8 @@ def _ask(
     move order and cut by their own upper bound; the search is depth-first on an explicit
     stack. Sets ``prm[_ABORT]`` and returns (NEG, NEG) when over budget or out of move store.
     Returns (lo, hi), the memo's arrays and the situations' table (new ones when grown).
+    While the answer is no and ``prm[_STEPS]`` > 1, the root is asked again at its new
+    upper bound, as long as that stays above ``prm[_FLOOR]`` (see :meth:`FastSearch.ask`).
     """
     jt = prm[_JT]
     jmax = prm[_JMAX]
@@ -516,6 +531,9 @@ def _ask(
                 rlo = lo
                 rhi = hi
                 if d == 0:
+                    if _again(fr, prm, rlo, rhi):
+                        entering = True
+                        continue
                     return (rlo, rhi, tk, tv, ts, mcache)
                 d -= 1
                 continue
@@ -573,6 +591,9 @@ def _ask(
                     rlo = lo
                     rhi = hi
                     if d == 0:
+                        if _again(fr, prm, rlo, rhi):
+                            entering = True
+                            continue
                         return (rlo, rhi, tk, tv, ts, mcache)
                     d -= 1
                     continue
@@ -662,6 +683,9 @@ def _ask(
         rlo = lo
         rhi = hi
         if d == 0:
+            if _again(fr, prm, rlo, rhi):
+                entering = True
+                continue
             return (rlo, rhi, tk, tv, ts, mcache)
         d -= 1
 
@@ -820,9 +844,10 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
 
 
 @_jit
-def _root_lo(tk: Any, tv: Any, ts: Any) -> int:
+def _root_bound(tk: Any, tv: Any, ts: Any, col: int, missing: int) -> int:
+    """The root's memoised lower (col 0) or upper (col 1) bound; ``missing`` if none."""
     x = _entry(tk, ts, 0, 0, 0, 0, 0)
-    return tv[x, 0] if x >= 0 else NEG
+    return tv[x, col] if x >= 0 else missing
 
 
 # -- the Python side ---------------------------------------------------------------------
@@ -863,7 +888,7 @@ class FastSearch:
         copies = int(av.max()) if av.size else 0
         self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
         self.prm = np.array(
-            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0, 0],
+            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0, 0, 1, 0],
             np.int64,
         )
         self.mcache = np.full((1 << 10, 3), -1, np.int64)
@@ -896,13 +921,20 @@ class FastSearch:
         jm = int(self.prm[_JMAX])
         return int(self.ubj[0, 0, jm]) + (jm - int(self.prm[_JT])) * self.p.joker_weight
 
-    def ask(self, need: int, best: bool = False) -> tuple[int, int] | None:
+    def ask(
+        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
+    ) -> tuple[int, int] | None:
         """Bounds of the root after asking "can everything add ``need``?" (None: over budget).
 
         ``best``: if so, go on to the best completion (branch and bound above ``need``);
-        the answer is then usually exact (lo == hi)."""
-        self.prm[_ABORT] = 0
-        self.prm[_EXACT] = int(best)
+        the answer is then usually exact (lo == hi). ``steps``: on a no, ask again at the
+        root's new upper bound while it is above ``floor``, up to ``steps`` questions in
+        all (the descent of :func:`solve_core`, without a return to Python per question)."""
+        prm = self.prm
+        prm[_ABORT] = 0
+        prm[_EXACT] = int(best)
+        prm[_STEPS] = steps
+        prm[_FLOOR] = max(floor, NEG)
         lo, hi, self.tk, self.tv, self.ts, self.mcache = _ask(
             need,
             self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
@@ -913,7 +945,10 @@ class FastSearch:
         return int(lo), int(hi)
 
     def root_lo(self) -> int:
-        return int(_root_lo(self.tk, self.tv, self.ts))
+        return int(_root_bound(self.tk, self.tv, self.ts, 0, NEG))
+
+    def root_hi(self) -> int:
+        return int(_root_bound(self.tk, self.tv, self.ts, 1, -NEG))
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         """Follow the memoised choices from the root and turn them into melds."""
