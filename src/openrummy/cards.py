@@ -133,6 +133,20 @@ class Card:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        # Identity first: the engine shares one object per card (see _parse_card), and
+        # the generated comparison built two tuples per call.
+        if self is other:
+            return True
+        if other.__class__ is not Card:
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self.rank == other.rank
+            and self.suit == other.suit
+            and self.tile == other.tile
+        )
+
     # -- construction -------------------------------------------------------------------
     @staticmethod
     def parse(text: str) -> Card:

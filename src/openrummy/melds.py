@@ -130,6 +130,18 @@ class MeldItem:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        # identity first, then the cached hashes (like Card)
+        if self is other:
+            return True
+        if other.__class__ is not MeldItem:
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self.card == other.card
+            and self.represents == other.represents
+        )
+
     @staticmethod
     def natural(card: Card) -> MeldItem:
         return MeldItem(card, card)
@@ -199,6 +211,14 @@ class Meld:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        # identity first, then the cached hashes (like Card)
+        if self is other:
+            return True
+        if other.__class__ is not Meld:
+            return NotImplemented
+        return self._hash == other._hash and self.items == other.items
 
     # -- construction -------------------------------------------------------------------
     @staticmethod

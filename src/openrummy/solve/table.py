@@ -117,6 +117,11 @@ def _norm_card(card: Card, tiles: bool) -> Card:
 def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
     copies = rules.deck.standard_decks
     counts = Counter(cards)
+    jokers = counts.pop(JOKER, 0)
+    if jokers <= rules.deck.printed_jokers and max(counts.values(), default=0) <= copies:
+        return
+    if jokers:
+        counts[JOKER] = jokers
     for card, n in sorted(counts.items(), key=lambda kv: kv[0].sort_key()):
         if card.is_joker:
             if n > rules.deck.printed_jokers:
@@ -248,21 +253,21 @@ class _Solver:
         h = [row[:] for row in self.h]
         L, M = spec.min_len, spec.min_nat
         cyc = spec.ace == WRAP
+        cells = [(s, r) for s in range(4) for r in range(13) if h[s][r]]
         changed = True
         while changed:
             changed = False
-            av = [[t[s][r] + h[s][r] for r in range(13)] for s in range(4)]
-            for s in range(4):
-                for r in range(13):
-                    if h[s][r] == 0:
-                        continue
-                    others = sum(1 for x in range(4) if x != s and av[x][r] > 0)
-                    ok = spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M
-                    if not ok:
-                        ok = self._run_through(av[s], r, L, M, jm, cyc)
-                    if not ok:
-                        h[s][r] = 0
-                        changed = True
+            av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
+            for s, r in cells:
+                if h[s][r] == 0:
+                    continue
+                others = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0) - 1
+                ok = spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M
+                if not ok:
+                    ok = self._run_through(av[s], r, L, M, jm, cyc)
+                if not ok:
+                    h[s][r] = 0
+                    changed = True
         return h
 
     def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
@@ -498,11 +503,19 @@ def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
 
 
 def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
-    c = Counter(card for m in after for card in m.cards)
-    c.subtract(Counter(table))
-    if any(v < 0 for v in c.values()):
+    """The cards of ``after`` that were not on the table (the table's must all be there)."""
+    left = Counter(table)
+    placed: list[Card] = []
+    for m in after:
+        for it in m.items:
+            card = it.card
+            if left[card] > 0:
+                left[card] -= 1
+            else:
+                placed.append(card)
+    if any(left.values()):
         raise AssertionError("a table card went missing")
-    return list(c.elements())
+    return placed
 
 
 def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[int]:
