@@ -2,6 +2,9 @@
 # Measure the bot ladder of docs/strength.md: every level against the level below, over
 # mirrored deals, for the four settings of issue 5. Results (JSON and PNG charts) go to
 # results/ladder/. Usage: scripts/ladder.sh [DEALS] [WORKERS]   (defaults: 1000, 2)
+# Each step goes on from its JSON file if there is one (--resume): games already played are
+# kept, so an interrupted run continues where it stopped, and a larger DEALS extends a step.
+# Games played at another commit stay as they were played: delete a file to replay a step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEALS="${1:-1000}"
@@ -13,7 +16,7 @@ run() {  # name game bots [options...]
   shift 3
   echo "== $name: $game $bots ($DEALS deals)"
   .venv/bin/rummy simulate --game "$game" --bots "$bots" --deals "$DEALS" --workers "$WORKERS" \
-    --seed 1 --out "$OUT/$name.json" --chart "$OUT/$name.png" "$@"
+    --seed 1 --out "$OUT/$name.json" --chart "$OUT/$name.png" --resume "$@"
 }
 # Robbers' Rummy, 4 players: two of each level, alternating seats.
 run robbers-greedy-random     robbers greedy,random,greedy,random

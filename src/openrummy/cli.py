@@ -358,8 +358,29 @@ def simulate(
     chart: Annotated[
         Path | None, typer.Option("--chart", help="Write a PNG chart of the win rates.")
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Go on from the .json --out of an earlier run of the same tournament: its "
+            "games are kept, the rest are played (more --deals extends it).",
+        ),
+    ] = False,
+    checkpoint: Annotated[
+        float,
+        typer.Option(
+            "--checkpoint",
+            min=0,
+            help="With a .json --out, write the games so far every this many seconds "
+            "(0: after every game), so that a killed run can be resumed.",
+        ),
+    ] = 300.0,
 ) -> None:
-    """Play a mirrored tournament between bots and report win rates, tests and ratings."""
+    """Play a mirrored tournament between bots and report win rates, tests and ratings.
+
+    Long runs: with ``--out results.json`` the games so far are saved every
+    ``--checkpoint`` seconds; ``--resume`` with the same command line goes on from them.
+    """
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -370,11 +391,14 @@ def simulate(
         TimeRemainingColumn,
     )
 
-    from openrummy.sim import BACKENDS, TournamentSpec, run_tournament
+    from openrummy.sim import BACKENDS, TournamentResult, TournamentSpec, resumable, run_tournament
     from openrummy.sim.report import results_table, tests_table, write_chart, write_results
 
     console = Console()
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    saving = out is not None and out.suffix.lower() == ".json"
+    if resume and not saving:
+        raise _fail("--resume needs --out with a .json file (the run to go on from)")
     try:
         spec = TournamentSpec(
             game=game, bots=names, deals=deals, seed=seed, options=_overrides(option), unit=unit
@@ -382,7 +406,22 @@ def simulate(
         spec.validate()
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        done = resumable(spec, out) if resume and out is not None else []
+        if done:
+            console.print(f"resuming: {len(done)} games of {out} are kept")
         total = deals * len(names)
+        so_far = list(done)
+        last_saved = time.monotonic()
+
+        def save_checkpoint() -> None:
+            nonlocal last_saved
+            if not saving or out is None or time.monotonic() - last_saved < checkpoint:
+                return
+            ordered = sorted(so_far, key=lambda r: (r.deal, r.rotation))
+            partial = TournamentResult(spec, backend, ordered, interrupted=True, resumed=len(done))
+            write_results(partial, out)
+            last_saved = time.monotonic()
+
         with Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -394,17 +433,23 @@ def simulate(
             console=console,
             transient=False,
         ) as bar:
-            task = bar.add_task(f"{game} {','.join(names)}", total=total, rate="–")
+            task = bar.add_task(
+                f"{game} {','.join(names)}", total=total, completed=len(done), rate="–"
+            )
             started = time.monotonic()
             finished = 0
 
-            def progress(_: Any) -> None:
+            def progress(game_result: Any) -> None:
                 nonlocal finished
                 finished += 1
                 elapsed = max(1e-9, time.monotonic() - started)
                 bar.update(task, advance=1, rate=f"{finished / elapsed:.1f}")
+                so_far.append(game_result)
+                save_checkpoint()
 
-            result = run_tournament(spec, workers=workers, backend=backend, progress=progress)
+            result = run_tournament(
+                spec, workers=workers, backend=backend, progress=progress, done=done
+            )
     except (RummyError, ValueError) as e:
         raise _fail(str(e)) from None
     console.print(results_table(result))

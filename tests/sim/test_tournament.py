@@ -191,6 +191,83 @@ def test_simulate_command_writes_json_csv_and_chart(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "unknown bot" in res.output
 
 
+def _simulate(out: Path, *extra: str) -> Any:
+    args = ["simulate", "--game", "robbers_s003", "--bots", "simple,random", "--seed", "3"]
+    return CliRunner().invoke(app, [*args, "--backend", "inline", "--out", str(out), *extra])
+
+
+def test_a_run_goes_on_from_an_earlier_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--resume keeps the games of the earlier run, plays only the others, and the result
+    equals one run of all the deals; another tournament's file is refused."""
+    import openrummy.sim.runner as runner_module
+
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert _simulate(whole, "--deals", "3").exit_code == 0
+    assert _simulate(part, "--deals", "1").exit_code == 0
+    played: list[tuple[int, int]] = []
+    real = runner_module.run_game
+
+    def counting(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
+        played.append((deal, rotation))
+        return real(spec, deal, rotation)
+
+    monkeypatch.setattr(runner_module, "run_game", counting)
+    res = _simulate(part, "--deals", "3", "--resume")
+    assert res.exit_code == 0, res.output
+    assert "resuming: 2 games" in res.output
+    assert played == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    a, b = json.loads(whole.read_text()), json.loads(part.read_text())
+    assert a["results"] == b["results"] and a["summary"] == b["summary"]
+    assert b["resumed"] == 2 and not b["interrupted"]
+    # fewer deals than the file holds: only the deals asked for are reported
+    played.clear()
+    res = _simulate(part, "--deals", "2", "--resume")
+    assert res.exit_code == 0 and played == []
+    assert [r["deal"] for r in json.loads(part.read_text())["results"]] == [0, 0, 1, 1]
+    # another tournament's results, or no .json file: a clear error, nothing played
+    other = ["simulate", "--game", "robbers_s003", "--bots", "random,simple", "--seed", "3"]
+    res = CliRunner().invoke(
+        app, [*other, "--backend", "inline", "--deals", "2", "--out", str(part), "--resume"]
+    )
+    assert res.exit_code == 2 and "another tournament: its bots" in res.output
+    res = _simulate(tmp_path / "r.csv", "--deals", "1", "--resume")
+    assert res.exit_code == 2 and "--resume needs --out with a .json file" in res.output
+    (tmp_path / "bad.json").write_text("{not json")
+    res = _simulate(tmp_path / "bad.json", "--deals", "1", "--resume")
+    assert res.exit_code == 2 and "not a results file" in res.output
+    assert played == []
+
+
+def test_a_long_run_saves_checkpoints_to_resume_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a run goes on, its .json holds the games so far (marked interrupted); a run
+    killed after some games goes on from them with --resume."""
+    import openrummy.sim.runner as runner_module
+
+    out = tmp_path / "r.json"
+    real = runner_module.run_game
+    seen: list[int] = []
+
+    def killed_after_three(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
+        if out.exists():
+            seen.append(len(json.loads(out.read_text())["results"]))
+        if len(seen) == 3:
+            raise SystemExit(9)  # the process dies: no final report is written
+        return real(spec, deal, rotation)
+
+    monkeypatch.setattr(runner_module, "run_game", killed_after_three)
+    res = _simulate(out, "--deals", "3", "--checkpoint", "0")
+    assert res.exit_code == 9
+    assert seen == [1, 2, 3]
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] == 3
+    monkeypatch.setattr(runner_module, "run_game", real)
+    res = _simulate(out, "--deals", "3", "--resume")
+    assert res.exit_code == 0 and "resuming: 3 games" in res.output
+    assert json.loads(out.read_text())["games"] == 6
+
+
 def test_bots_command_lists_bots() -> None:
     res = CliRunner().invoke(app, ["bots"])
     assert res.exit_code == 0 and "simple" in res.output and "random" in res.output

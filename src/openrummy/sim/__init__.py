@@ -1,6 +1,6 @@
 """Tournaments between bots: mirrored deals, statistics, ratings, parallel backends."""
 
-from .runner import BACKENDS, TournamentResult, run_tournament
+from .runner import BACKENDS, TournamentResult, resumable, run_tournament
 from .stats import BotSummary, PairedTest, paired_test, summarize
 from .tournament import GameResult, TournamentSpec, run_game
 
@@ -12,6 +12,7 @@ __all__ = [
     "TournamentResult",
     "TournamentSpec",
     "paired_test",
+    "resumable",
     "run_game",
     "run_tournament",
     "summarize",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 from pathlib import Path
 
 from rich.table import Table
@@ -67,9 +68,18 @@ def tests_table(result: TournamentResult) -> Table:
 
 
 def write_results(result: TournamentResult, path: Path) -> None:
-    """JSON (everything) or CSV (one row per game), chosen by the file extension."""
+    """JSON (everything) or CSV (one row per game), chosen by the file extension.
+
+    Written to a temporary file first and then renamed, so a run killed while writing
+    leaves the previous file whole (checkpoints of long runs overwrite it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower() == ".csv":
+    tmp = path.with_name(path.name + ".tmp")
+    _write(result, path.suffix.lower(), tmp)
+    os.replace(tmp, path)
+
+
+def _write(result: TournamentResult, suffix: str, path: Path) -> None:
+    if suffix == ".csv":
         with path.open("w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             n = result.spec.players

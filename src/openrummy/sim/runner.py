@@ -2,20 +2,25 @@
 
 Results are collected in (deal, rotation) order whatever order the workers finish in, so a
 seed gives the same table on every backend. A game whose worker process dies is reported
-with its error; Ctrl-C stops the run and keeps what finished.
+with its error; Ctrl-C stops the run and keeps what finished. A run can go on from the
+games of an earlier one (``done``, see :func:`resumable`): every game is a pure function of
+(spec, deal, rotation), so the games already played are not played again, and a run may be
+extended to more deals.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
-from collections.abc import Callable, Iterator
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .stats import BotSummary, PairedTest, paired_test, summarize
 from .tournament import GameResult, TournamentSpec, run_game
 
-__all__ = ["BACKENDS", "TournamentResult", "run_tournament"]
+__all__ = ["BACKENDS", "TournamentResult", "resumable", "run_tournament"]
 
 BACKENDS = ("process", "inline", "ray")
 
@@ -26,6 +31,8 @@ class TournamentResult:
     backend: str
     results: list[GameResult] = field(default_factory=list)
     interrupted: bool = False
+    resumed: int = 0
+    """Games taken over from an earlier run (``done``) rather than played in this one."""
 
     @property
     def errors(self) -> list[GameResult]:
@@ -51,6 +58,7 @@ class TournamentResult:
             "unit": spec.unit,
             "backend": self.backend,
             "interrupted": self.interrupted,
+            "resumed": self.resumed,
             "games": len(self.results),
             "errors": [r.to_json() for r in self.errors],
             "summary": [s.to_json() for s in self.summaries()],
@@ -64,29 +72,65 @@ def _run_job(args: tuple[TournamentSpec, int, int]) -> GameResult:
     return run_game(spec, deal, rotation)
 
 
+def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
+    """The games of ``spec`` already played in the JSON results file ``path`` (none if
+    it does not exist): those of its deals below ``spec.deals``, errors left out (they are
+    played again). ValueError if the file is not such a file, or is for another tournament
+    (game, options, bots, seed and unit must be the same; the deals may differ)."""
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: not a results file to resume from ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise ValueError(f"{path}: not a results file to resume from (no results list)")
+    mine = {
+        "game": spec.game,
+        "options": dict(spec.options),
+        "bots": list(spec.bots),
+        "seed": spec.seed,
+        "unit": spec.unit,
+    }
+    for key, want in mine.items():
+        if data.get(key) != want:
+            raise ValueError(
+                f"{path} is for another tournament: its {key} is {data.get(key)!r}, "
+                f"this run's is {want!r}"
+            )
+    games = [GameResult.from_json(r) for r in data["results"]]
+    return [
+        g
+        for g in games
+        if g.error is None and g.deal < spec.deals and g.seats == spec.seats_for(g.rotation)
+    ]
+
+
 def run_tournament(
     spec: TournamentSpec,
     *,
     workers: int = 1,
     backend: str = "process",
     progress: Callable[[GameResult], None] | None = None,
+    done: Sequence[GameResult] = (),
 ) -> TournamentResult:
-    """Play every (deal, rotation) of ``spec``; ``progress`` is called as games finish."""
+    """Play every (deal, rotation) of ``spec`` not in ``done`` (games of an earlier run of
+    the same spec, reported with the new ones); ``progress`` is called as games finish."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     spec.validate()
-    jobs = list(spec.jobs())
-    out = TournamentResult(spec, backend)
-    done: dict[tuple[int, int], GameResult] = {}
+    finished: dict[tuple[int, int], GameResult] = {(r.deal, r.rotation): r for r in done}
+    jobs = [job for job in spec.jobs() if job not in finished]
+    out = TournamentResult(spec, backend, resumed=len(finished))
     runner = {"process": _process, "inline": _inline, "ray": _ray}[backend]
     try:
         for result in runner(spec, jobs, workers):
-            done[(result.deal, result.rotation)] = result
+            finished[(result.deal, result.rotation)] = result
             if progress is not None:
                 progress(result)
     except KeyboardInterrupt:
         out.interrupted = True
-    out.results = [done[k] for k in sorted(done)]
+    out.results = [finished[k] for k in sorted(finished)]
     return out
 
 

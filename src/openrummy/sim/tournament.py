@@ -105,6 +105,22 @@ class GameResult:
     actions: int = 0
     error: str | None = None
 
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> GameResult:
+        """A result as written by :meth:`to_json` (ValueError if it is not one)."""
+        try:
+            return GameResult(
+                deal=int(data["deal"]),
+                rotation=int(data["rotation"]),
+                seats=tuple(str(x) for x in data["seats"]),
+                winners=tuple(int(x) for x in data["winners"]),
+                scores=tuple(float(x) for x in data["scores"]),
+                actions=int(data["actions"]),
+                error=None if data.get("error") is None else str(data["error"]),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a game result: {e}") from None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "deal": self.deal,
