@@ -176,10 +176,10 @@ def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> N
     assert compared >= 60
 
 
-def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled search read from rank 1 up, the same search on the mirrored problem
-    (ranks reversed), and the race between them give the same optimum; when the mirrored
-    search answers, its melds are turned back (checked by the commit rules)."""
+def _record_compiled_problems(
+    monkeypatch: pytest.MonkeyPatch,
+) -> list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]]:
+    """A list that every core problem of an optimum solved by the compiled search joins."""
     problems: list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]] = []
     real_core = table_module.solve_core
 
@@ -188,6 +188,15 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
             problems.append((prob, spec))
         return real_core(prob, spec, **kw)
 
+    monkeypatch.setattr(table_module, "solve_core", spy)
+    return problems
+
+
+def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search read from rank 1 up, the same search on the mirrored problem
+    (ranks reversed), and the race between them give the same optimum; when the mirrored
+    search answers, its melds are turned back (checked by the commit rules)."""
+    problems = _record_compiled_problems(monkeypatch)
     mirrored_melds = 0
     real_melds = dp_module._Race.melds
 
@@ -199,7 +208,6 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         mirrored_melds += (i == 1) != self.mirror
         return got
 
-    monkeypatch.setattr(table_module, "solve_core", spy)
     monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
     monkeypatch.setattr(dp_module, "RACE_STEP", 1)  # turns of one state: both orders answer
     checked = 0
@@ -223,15 +231,7 @@ def test_a_descent_in_one_call_asks_the_same_questions(monkeypatch: pytest.Monke
     """``ask(need, steps=k)`` (the descent without a return to Python per question) ends
     with the same root bounds, after the same states, as asking the k questions one by
     one at the root's new bound, in the compiled search and in the Python one."""
-    problems: list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]] = []
-    real_core = table_module.solve_core
-
-    def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
-        if fast_module.eligible(prob, spec) and kw.get("target") is None:
-            problems.append((prob, spec))
-        return real_core(prob, spec, **kw)
-
-    monkeypatch.setattr(table_module, "solve_core", spy)
+    problems = _record_compiled_problems(monkeypatch)
     for seed in range(3, 2000, 12):
         p = random_position(seed)
         best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
