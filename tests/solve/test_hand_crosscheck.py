@@ -503,6 +503,45 @@ def test_crosscheck_13_cards_milp() -> None:
     _crosscheck("indian13", 4242, 120, milp=True)
 
 
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        ("indian13", {}),
+        ("indian13", {"meld.ace_both_ends": True, "meld.set_max": 5}),
+        ("indian13", {"meld.all_wild_group": "SET_OR_SEQUENCE", "deck.printed_jokers": 3}),
+        ("indian10", {}),
+        ("indian21", {}),
+    ],
+)
+def test_candidates_of_a_smaller_hand_are_filtered_exactly(
+    preset: str, overrides: dict[str, object]
+) -> None:
+    """``HandSearch.without`` (the throws of an after-the-draw hand) gives each smaller
+    hand exactly the candidate melds, in the same order, that building them anew gives."""
+    from openrummy.solve._hand_core import HandSearch
+
+    base = find_preset(preset, overrides)
+    rules = find_preset(preset, {**overrides, "deal.hand_size": base.deal.hand_size + 1})
+    rng = random.Random(f"{preset} {sorted(overrides.items())}")
+    compared = wild_removed = 0
+    for _ in range(40):
+        hand, indicator = biased_hand(rng, rules)
+        wilds = base.wilds(indicator)
+        full = HandSearch(hand, base, wilds)
+        for card in set(hand):
+            rest = list(hand)
+            rest.remove(card)
+            fresh, derived = HandSearch(rest, base, wilds), full.without(card, rest)
+            for absorb in (False, True):
+                for sets_count in (False, True):
+                    want = fresh.candidates(absorb=absorb, sets_count=sets_count)
+                    got = derived.candidates(absorb=absorb, sets_count=sets_count)
+                    assert got == want, (" ".join(map(str, hand)), str(card))
+                    compared += 1
+            wild_removed += derived.units < full.units
+    assert compared > 1000 and wild_removed > 5
+
+
 @pytest.mark.slow
 def test_crosscheck_after_the_draw() -> None:
     """Best throw and finish card of 14-card hands against the reference on each 13."""

@@ -166,14 +166,46 @@ class HandSearch:
                 self.values[f] = ace if c.rank == 1 else min(c.rank, 10)
         self.units = self.jokers + len(self.xcards)
         self._cands: dict[tuple[bool, bool], list[list[Cand]]] = {}
+        self._parent: HandSearch | None = None
+        self._removed = -1  # the field of the plain card the parent has more of (-1: a wild)
+
+    def without(self, card: Card, rest: Sequence[Card]) -> HandSearch:
+        """The search for ``rest``, this hand without one ``card``: its candidate melds are
+        this hand's that the smaller hand still holds, filtered instead of built again.
+
+        Exact: removing a card never creates a candidate (every pruning of :meth:`_build`
+        only gets stricter with fewer cards or wild units), and a candidate depends only on
+        the positions it uses, so the smaller hand's are those of this hand whose cards it
+        still has and whose wild units it can still pay."""
+        sub = HandSearch(rest, self.rules, self.wilds)
+        sub._parent = self
+        if sub.units == self.units:
+            assert card.suit is not None
+            sub._removed = int(card.suit) * 13 + card.rank - 1
+        return sub
 
     # -- candidates -------------------------------------------------------------------
     def candidates(self, *, absorb: bool, sets_count: bool) -> list[list[Cand]]:
         """Candidate melds of plain cards, listed under their lowest field."""
         key = (absorb, sets_count)
         if key not in self._cands:
-            self._cands[key] = self._build(absorb, sets_count)
+            parent = self._parent
+            if parent is None:
+                self._cands[key] = self._build(absorb, sets_count)
+            else:
+                self._cands[key] = self._narrowed(
+                    parent.candidates(absorb=absorb, sets_count=sets_count)
+                )
         return self._cands[key]
+
+    def _narrowed(self, cands: list[list[Cand]]) -> list[list[Cand]]:
+        """The parent's candidates that this hand (one card fewer) can still make."""
+        f = self._removed
+        if f < 0:
+            units = self.units
+            return [[c for c in lst if c.need <= units] for lst in cands]
+        shift, have = 3 * f, self.plain_counts[f]
+        return [[c for c in lst if (c.mask >> shift) & 7 <= have] for lst in cands]
 
     def _build(self, absorb: bool, sets_count: bool) -> list[list[Cand]]:
         wmax = self.units

@@ -750,10 +750,11 @@ def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) ->
     check_hand(cards, rules, wilds, (rules.deal.hand_size + 1,))
     credit = rules.scoring.loser_meld_credit
     options: list[DiscardOption] = []
+    full = HandSearch(cards, rules, wilds)  # its candidate melds serve every throw
     for card in sorted(set(cards), key=Card.sort_key):
         rest = list(cards)
         rest.remove(card)
-        hs = HandSearch(rest, rules, wilds)
+        hs = full.without(card, rest)
         arr = _min_deadwood(rest, rules, wilds, credit, hs)
         dec = _find_declaration(rest, rules, wilds, hs)
         options.append(DiscardOption(card, arr, dec))
