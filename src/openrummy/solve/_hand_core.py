@@ -122,6 +122,10 @@ class XMeld:
     meld: Meld
 
 
+CandRow = tuple[int, int, int, Cand]
+"""A candidate as the search reads it: (mask, need, class, candidate)."""
+
+
 @dataclass(slots=True)
 class Solution:
     cost: int
@@ -165,7 +169,7 @@ class HandSearch:
                 self.plain_counts[f] += 1
                 self.values[f] = ace if c.rank == 1 else min(c.rank, 10)
         self.units = self.jokers + len(self.xcards)
-        self._cands: dict[tuple[bool, bool], list[list[Cand]]] = {}
+        self._rows: dict[tuple[bool, bool], list[list[CandRow]]] = {}
         self._parent: HandSearch | None = None
         self._removed = -1  # the field of the plain card the parent has more of (-1: a wild)
 
@@ -187,25 +191,31 @@ class HandSearch:
     # -- candidates -------------------------------------------------------------------
     def candidates(self, *, absorb: bool, sets_count: bool) -> list[list[Cand]]:
         """Candidate melds of plain cards, listed under their lowest field."""
+        return [[row[3] for row in lst] for lst in self.candidate_rows(absorb, sets_count)]
+
+    def candidate_rows(self, absorb: bool, sets_count: bool) -> list[list[CandRow]]:
+        """The candidates as (mask, need, class, candidate) rows (what the search reads),
+        built once per hand and kind of goal."""
         key = (absorb, sets_count)
-        if key not in self._cands:
+        rows = self._rows.get(key)
+        if rows is None:
             parent = self._parent
             if parent is None:
-                self._cands[key] = self._build(absorb, sets_count)
+                built = self._build(absorb, sets_count)
+                rows = [[(c.mask, c.need, c.cls, c) for c in lst] for lst in built]
             else:
-                self._cands[key] = self._narrowed(
-                    parent.candidates(absorb=absorb, sets_count=sets_count)
-                )
-        return self._cands[key]
+                rows = self._narrowed(parent.candidate_rows(absorb, sets_count))
+            self._rows[key] = rows
+        return rows
 
-    def _narrowed(self, cands: list[list[Cand]]) -> list[list[Cand]]:
+    def _narrowed(self, rows: list[list[CandRow]]) -> list[list[CandRow]]:
         """The parent's candidates that this hand (one card fewer) can still make."""
         f = self._removed
         if f < 0:
             units = self.units
-            return [[c for c in lst if c.need <= units] for lst in cands]
+            return [[r for r in lst if r[1] <= units] for lst in rows]
         shift, have = 3 * f, self.plain_counts[f]
-        return [[c for c in lst if (c.mask >> shift) & 7 <= have] for lst in cands]
+        return [[r for r in lst if (r[0] >> shift) & 7 <= have] for lst in rows]
 
     def _build(self, absorb: bool, sets_count: bool) -> list[list[Cand]]:
         wmax = self.units
@@ -380,9 +390,9 @@ class HandSearch:
         xms = self.x_melds(absorb=absorb) if use_x else []
         # Cards in no candidate meld are deadwood whatever happens: take them out first.
         cover = 0
-        for lst in run.cands:
-            for c in lst:
-                cover |= c.mask
+        for lst in run.cand_tuples:
+            for row in lst:
+                cover |= row[0]
         for x in xms:
             cover |= x.mask
         iso_mask, iso_cost, isolated = 0, 0, []
@@ -478,8 +488,7 @@ class _Run:
         self.goal = goal
         self.absorb = absorb
         self.declare = goal.declare
-        self.cands = hs.candidates(absorb=absorb, sets_count=goal.sets > 0)
-        self.cand_tuples = [[(c.mask, c.need, c.cls, c) for c in lst] for lst in self.cands]
+        self.cand_tuples = hs.candidate_rows(absorb, goal.sets > 0)
         self.values = hs.values
         self.memo: dict[tuple[int, int, int, int], int] = {}
         self.tmemo: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
