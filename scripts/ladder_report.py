@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/ladder_report.py [results/ladder]
 
-Each JSON file is the ``--out`` of one ``rummy simulate`` run (scripts/ladder.sh writes them).
+Each JSON file is the ``--out`` of one ``rummy simulate`` run (scripts/ladder.sh writes them);
+a checkpoint of an unfinished run is marked "(partial)".
 """
 
 from __future__ import annotations
@@ -29,9 +30,15 @@ def main() -> None:
         t = d["tests"][0]
         fmt = d["options"].get("match.format", "points" if d["game"] == "indian13" else "round")
         ci = a["win_ci95"]
+        name, deals = path.stem, str(d["deals"])
+        if d.get("interrupted"):
+            # a checkpoint of a run still going (or stopped): only whole deals count
+            done = {r["deal"] for r in d["results"]}
+            name += " (partial)"
+            deals = f"{len(done)} of {d['deals']}"
         print(
-            f"| {path.stem} | {d['game']} ({fmt}, {d['unit']}) | {','.join(d['bots'])} "
-            f"| {d['deals']} | {d['games']} "
+            f"| {name} | {d['game']} ({fmt}, {d['unit']}) | {','.join(d['bots'])} "
+            f"| {deals} | {d['games']} "
             f"| {a['bot']} {a['win_rate']:.1%} ({ci[0]:.1%}–{ci[1]:.1%}) "
             f"| {b['bot']} {b['win_rate']:.1%} "
             f"| {t['mean_difference'] * 100:+.1f} pts, p = {_p(t['p_value'])} "
