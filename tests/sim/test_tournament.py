@@ -15,7 +15,14 @@ from typer.testing import CliRunner
 from openrummy.bots import BotInfo, SimpleBot, register_bot
 from openrummy.cli import app
 from openrummy.games.actions import Action
-from openrummy.sim import GameResult, TournamentSpec, paired_test, run_tournament, summarize
+from openrummy.sim import (
+    GameResult,
+    TournamentSpec,
+    paired_test,
+    run_game,
+    run_tournament,
+    summarize,
+)
 from openrummy.sim.stats import _sign_test
 
 SPEC = TournamentSpec(game="robbers_s003", bots=("simple", "random"), deals=3, seed=2)
@@ -266,6 +273,25 @@ def test_a_long_run_saves_checkpoints_to_resume_from(
     res = _simulate(out, "--deals", "3", "--resume")
     assert res.exit_code == 0 and "resuming: 3 games" in res.output
     assert json.loads(out.read_text())["games"] == 6
+
+
+def test_pool_matches_between_strategic_bots_end() -> None:
+    """Pool-101 matches that never ended: once the greedy players were out, the two
+    strategic players took the discard and threw the same card straight back, for ever
+    (the rules allow it, and the stock never shrinks). Bots no longer throw back the card
+    they just took when they hold another."""
+    spec = TournamentSpec(
+        game="indian13",
+        bots=("strategic", "greedy", "strategic", "greedy"),
+        deals=200,
+        seed=1,
+        unit="match",
+        options={"match.format": "POOL_101"},
+        max_actions=5000,
+    )
+    for deal, rotation in ((70, 1), (137, 1)):
+        result = run_game(spec, deal, rotation)
+        assert result.error is None and result.winners, (deal, rotation, result.error)
 
 
 def test_bots_command_lists_bots() -> None:
