@@ -111,7 +111,8 @@ class _IndianBot(ABC):
             # Never throw straight back the card just taken, even where the rules allow it:
             # two players who both do can pass one card to and fro for ever (the stock
             # never shrinks), which hung pool-101 matches between strategic bots.
-            allowed = [c for c in allowed if c != Card.parse(taken)]
+            back = Card.parse(taken)
+            allowed = [c for c in allowed if c != back]
         if len(allowed) < len(seen.hand):  # the card just taken may not go straight back
             analysis = replace(
                 analysis, options=tuple(o for o in analysis.options if o.card in allowed)
