@@ -931,17 +931,18 @@ class _Race:
             got = p.ask(need, best, steps, floor)
             if got is None and p.states < p.budget:
                 return None  # stopped for another reason than this turn's budget
-            if i == 1 and (got is not None or (steps > 1 and p.root_hi() < need)):
+            proven = p.root_hi() if got is None and steps > 1 else need
+            if i == 1 and (got is not None or proven < need):
                 # the order that answered goes first next time
                 self.provers.reverse()
                 self.mirror = not self.mirror
             if got is not None:
                 # the other search may have proven a lower upper bound
                 return got[0], min(got[1], self.root_hi())
-            if steps > 1 and p.root_hi() < need:
+            if proven < need:
                 # a descent cut short after some of its questions: like a new question,
                 # it starts again from the bound proven, first turn first
-                need = p.root_hi()
+                need = proven
                 steps -= 1
                 step = max(RACE_STEP, 1)
                 i = 0
