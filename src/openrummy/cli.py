@@ -325,6 +325,12 @@ def list_bots(
         typer.echo(f"{info.name:10} {info.description} [{families}]")
 
 
+def _duration(seconds: float) -> str:
+    """``1:02:03`` for people reading a log."""
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "robbers",
@@ -411,7 +417,10 @@ def simulate(
             console.print(f"resuming: {len(done)} games of {out} are kept")
         total = deals * len(names)
         so_far = list(done)
-        last_saved = time.monotonic()
+        last_saved = last_logged = time.monotonic()
+        # A live bar needs a terminal; under nohup, CI or a pipe, say how far the run is in
+        # plain lines instead (every minute, or every checkpoint if that is sooner).
+        log_every = None if console.is_terminal else min(checkpoint, 60.0)
 
         def save_checkpoint() -> None:
             nonlocal last_saved
@@ -421,6 +430,21 @@ def simulate(
             partial = TournamentResult(spec, backend, ordered, interrupted=True, resumed=len(done))
             write_results(partial, out)
             last_saved = time.monotonic()
+
+        def log_line(finished: int, elapsed: float) -> None:
+            nonlocal last_logged
+            now = time.monotonic()
+            if log_every is None or now - last_logged < log_every:
+                return
+            last_logged = now
+            rate = finished / elapsed
+            left = total - len(so_far)
+            eta = _duration(left / rate) if rate > 0 else "?"
+            console.print(
+                f"{len(so_far)}/{total} games, {rate:.2f} games/s, "
+                f"{_duration(elapsed)} elapsed, ETA {eta}",
+                highlight=False,
+            )
 
         with Progress(
             TextColumn("[bold]{task.description}"),
@@ -446,6 +470,7 @@ def simulate(
                 bar.update(task, advance=1, rate=f"{finished / elapsed:.1f}")
                 so_far.append(game_result)
                 save_checkpoint()
+                log_line(finished, elapsed)
 
             result = run_tournament(
                 spec, workers=workers, backend=backend, progress=progress, done=done

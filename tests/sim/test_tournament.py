@@ -275,6 +275,15 @@ def test_a_long_run_saves_checkpoints_to_resume_from(
     assert json.loads(out.read_text())["games"] == 6
 
 
+def test_a_run_without_a_terminal_logs_its_progress_in_lines(tmp_path: Path) -> None:
+    """Under nohup or CI there is no live bar: the run says how far it is in plain lines."""
+    res = _simulate(tmp_path / "r.json", "--deals", "2", "--checkpoint", "0")
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.output.splitlines() if " games/s, " in line]
+    assert [line.split(" games,")[0] for line in lines] == ["1/4", "2/4", "3/4", "4/4"]
+    assert lines[-1].endswith("ETA 0:00:00")
+
+
 def test_pool_matches_between_strategic_bots_end() -> None:
     """Pool-101 matches that never ended: once the greedy players were out, the two
     strategic players took the discard and threw the same card straight back, for ever
