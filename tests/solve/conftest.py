@@ -134,6 +134,40 @@ def random_position(
     return Position(rules, table, hand, opened, f"seed={seed} {label} opened={opened}")
 
 
+def opening_position(seed: int) -> Position:
+    """A player who has not opened, with a big hand (14–22 cards) beside a table of up to
+    60 cards, under an opening rule that lets the opening turn also play on the table
+    (Robbers' Rummy, its thresholds and value options, and Rummikub with that option)."""
+    rng = random.Random(seed)
+    over: dict[str, object] = {
+        "deck.printed_jokers": rng.choice([0, 2, 2, 4]),
+        "opening.threshold": rng.choice([30, 40, 40, 51]),
+    }
+    if rng.random() < 0.2:
+        over["opening.joker_value"] = rng.choice(["PENALTY", "ZERO"])
+    if rng.random() < 0.2:
+        over["opening.ace_value"] = rng.choice(["1", "POSITIONAL_1_OR_11"])
+    name = "robbers"
+    if rng.random() < 0.25:
+        name = "rummikub"
+        over = {"opening.allow_table_play_same_turn": True}
+    rules = find_preset(name, over)
+    pool = _deck(rules)
+    rng.shuffle(pool)
+    target = rng.randint(0, 60)
+    table: list[Meld] = []
+    size = fails = 0
+    while size < target and fails < 200:
+        m = random_meld(rng, rules, pool)
+        if m is None:
+            fails += 1
+            continue
+        table.append(m)
+        size += len(m)
+    hand = pool[: rng.randint(14, 22)]
+    return Position(rules, table, hand, False, f"seed={seed} {name} {over} opening")
+
+
 def check_play(
     rules: ManipulationRules,
     before: list[Meld],

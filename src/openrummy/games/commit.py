@@ -471,7 +471,7 @@ def _check_opening(
                 )
             )
         return
-    value = _best_opening_value(rules, candidates, placed, o.threshold)
+    value = rules.best_opening(candidates, placed)[0]
     out.opening_value = value
     if value >= o.threshold:
         out.opens = True
@@ -482,30 +482,6 @@ def _check_opening(
                 f"the melds from your hand are worth {value}; the opening needs {o.threshold}",
             )
         )
-
-
-def _best_opening_value(
-    rules: ManipulationRules, candidates: Sequence[Meld], placed: Counter[Card], threshold: int
-) -> int:
-    """Largest opening value of disjoint hand-only melds (stops once the threshold is met)."""
-    values = [rules.opening_value(m) for m in candidates]
-    order = sorted(range(len(candidates)), key=lambda i: -values[i])
-    best = 0
-
-    def search(k: int, left: Counter[Card], total: int) -> bool:
-        nonlocal best
-        best = max(best, total)
-        if best >= threshold:
-            return True
-        for pos in range(k, len(order)):
-            i = order[pos]
-            need = Counter(candidates[i].cards)
-            if _contains(left, need) and search(pos + 1, left - need, total + values[i]):
-                return True
-        return False
-
-    search(0, placed, 0)
-    return best
 
 
 def _check_owned(

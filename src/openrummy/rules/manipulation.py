@@ -17,7 +17,8 @@ RULES.md. It is validated when built: an inconsistent combination raises
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -421,6 +422,35 @@ class ManipulationRules(OptionSet):
             else:
                 total += self.opening_value_of_card(idents[k], ace_high=ace_high[k])
         return total
+
+    def best_opening(
+        self, candidates: Sequence[Meld], placed: Counter[Card]
+    ) -> tuple[int, tuple[int, ...]]:
+        """The opening in ``candidates``: the largest value of disjoint melds made of the
+        ``placed`` hand cards, and which melds (the search stops once the threshold is met).
+        """
+        threshold = self.opening.threshold
+        values = [self.opening_value(m) for m in candidates]
+        order = sorted(range(len(candidates)), key=lambda i: -values[i])
+        best: tuple[int, tuple[int, ...]] = (0, ())
+
+        def search(k: int, left: Counter[Card], total: int, chosen: tuple[int, ...]) -> bool:
+            nonlocal best
+            if total > best[0]:
+                best = (total, chosen)
+            if best[0] >= threshold:
+                return True
+            for pos in range(k, len(order)):
+                i = order[pos]
+                need = Counter(candidates[i].cards)
+                if all(left[c] >= n for c, n in need.items()) and search(
+                    pos + 1, left - need, total + values[i], (*chosen, i)
+                ):
+                    return True
+            return False
+
+        search(0, placed, 0, ())
+        return best
 
     def summary(self) -> str:
         return f"{self.title} ({self.name})"

@@ -443,15 +443,18 @@ def best_play(
         base: list[Meld] = list(melds)
     else:
         lower = NEG
+        shortcut: CoreResult | None = None
         if open_mode != OPEN_NONE:
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS)
-            pre = alone.solve([], melds=False)
+            pre = alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
             lower = pre.score
-        res = solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
+            if open_mode == OPEN_POINTS:
+                lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
+        res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
         if res.score != NEG and keep_melds and melds and res.score > NEG:
             kept_idx = _keep_greedy(solver, melds, res.score)
@@ -486,6 +489,93 @@ def best_play(
         opening=opening,
         before=tuple(melds),
     )
+
+
+OPEN_SPLITS = 16
+"""Ways of opening that :func:`_open_then_play` tries (subsets of one opening's melds)."""
+
+
+def _open_then_play(
+    solver: _Solver, alone: _Solver, pre: CoreResult, table: Sequence[Card], lower: int
+) -> tuple[int, CoreResult | None]:
+    """An opening turn that may go on to play on the table, solved in easy parts.
+
+    The opening search (hand-only melds worth the threshold, tracked card by card beside
+    the table) is the slowest search the solver makes, yet its answer is usually one of
+    these, and both are quick to find with the fast search of an opened player:
+
+    1. the best play *without* the opening rule, when its melds made of hand cards alone
+       are worth the threshold (it is then legal, and nothing can place more);
+    2. "open with some of the melds the hand alone holds, then play on": for each minimal
+       subset of the best hand-only opening's melds (``pre``) still worth the threshold,
+       those melds go down and the rest is solved as an opened player. Each such play is
+       legal, so the best is a lower bound, and the optimum when it reaches the bound of 1.
+
+    Only with aces low, where the compiled core answers those questions; with other ace
+    modes they may cost as much as the opening search.
+
+    Returns the best lower bound known and, when proven optimal, the result.
+    """
+    if solver.spec.ace != LOW:
+        return lower, None
+    rules = solver.rules
+    free = _Solver(rules, solver.hand, OPEN_NONE, False)
+    relaxed = free.solve(table, melds=True)
+    if relaxed.score == NEG:
+        return lower, None
+    made = free.to_melds(relaxed)
+    placed = Counter(_placed(table, [m for m, _tag in made]))
+    own = [i for i, (m, _tag) in enumerate(made) if _within(placed, m)]
+    value, chosen = rules.best_opening([made[i][0] for i in own], placed)
+    if value >= rules.opening.threshold:
+        opening = {own[i] for i in chosen}
+        tagged = [
+            (is_run, [(s, r, j, k in opening) for s, r, j, _t in items])
+            for k, (is_run, items) in enumerate(relaxed.melds)
+        ]
+        return relaxed.score, CoreResult(relaxed.score, melds=tagged)
+
+    opening_melds = alone.to_melds(pre)
+    values = [rules.opening_value(m) for m, _tag in opening_melds]
+    need = rules.opening.threshold
+    n = len(opening_melds)
+    masks = [
+        mask
+        for mask in range(1, 1 << n)
+        if sum(values[i] for i in range(n) if mask >> i & 1) >= need
+        and all(
+            sum(values[j] for j in range(n) if mask >> j & 1 and j != i) < need
+            for i in range(n)
+            if mask >> i & 1
+        )
+    ]
+    masks.sort(key=lambda m: (sum(len(opening_melds[i][0]) for i in range(n) if m >> i & 1), m))
+    best, best_melds = NEG, None
+    for mask in masks[:OPEN_SPLITS]:
+        down = [c for i in range(n) if mask >> i & 1 for c in opening_melds[i][0].cards]
+        rest = Counter(solver.hand)
+        rest.subtract(down)
+        assert min(rest.values(), default=0) >= 0, "an opening meld holds a card not in the hand"
+        then = _Solver(rules, list(rest.elements()), OPEN_NONE, False)
+        sub = then.solve(table, melds=True)
+        if sub.score == NEG:
+            continue
+        count, worth = divmod(sub.score, then.big)
+        count += len(down)
+        worth += sum(rules.penalty_value(c) for c in down)
+        score = count * solver.big + worth
+        if score > best:
+            kept = [pre.melds[i] for i in range(n) if mask >> i & 1]
+            best, best_melds = score, kept + sub.melds
+    if best_melds is None:
+        return lower, None
+    if best != relaxed.score:
+        return max(lower, best), None
+    return best, CoreResult(best, melds=best_melds)
+
+
+def _within(cards: Counter[Card], meld: Meld) -> bool:
+    return all(cards[c] >= n for c, n in Counter(meld.cards).items())
 
 
 def _meld_order(m: Meld) -> tuple[tuple[int, int], int, tuple[tuple[tuple[int, int], bool], ...]]:
