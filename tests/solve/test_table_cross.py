@@ -196,6 +196,9 @@ def test_opening_turns_solved_in_parts_match_the_reference(monkeypatch: pytest.M
         monkeypatch.setattr(table_module, "_open_then_play", spy)
         _compare(p)
         fast = best_play(p.rules, p.table, p.hand, opened=False, keep_melds=False)
+        if fast.count:  # the play names its opening melds, and they are worth the threshold
+            opening = sum(p.rules.opening_value(m) for m in fast.opening)
+            assert opening >= p.rules.opening.threshold, p.label
         if not any(answered):
             continue
         solved_in_parts += 1
