@@ -303,29 +303,24 @@ class IndianExpertBot(IndianStrategicBot):
             pool.subtract([seen.indicator])
         return sorted((+pool).elements(), key=Card.sort_key)
 
-    def _expected_next(self, hand: list[Card], seen: _Seen, pool: list[Card]) -> float:
-        """Expected (points) after drawing one unseen card and throwing the best one."""
+    def _expected_next(self, hand: list[Card], seen: _Seen, draws: Sequence[Card]) -> float:
+        """Mean deadwood points after drawing each of ``draws`` and throwing the best card."""
         total = 0.0
-        draws = self.rng.sample(pool, min(self.samples, len(pool)))
         for x in draws:
             a = analyse_draw([*hand, x], self.rules, seen.wilds)
             total += 0 if a.declare_with is not None else a.after_discard.points
         return total / max(1, len(draws))
 
-    def _feeds_next(self, card: Card, seen: _Seen, pool: list[Card]) -> float:
-        """Probability, over sampled hands of the next player, that ``card`` fits a meld."""
+    def _feeds_next(self, card: Card, seen: _Seen, hands: Sequence[Sequence[Card]]) -> float:
+        """Share of the sampled hands of the next player in which ``card`` fits a meld."""
         if seen.wilds.is_wild(card):
             return 1.0
-        size = self.rules.deal.hand_size
         hits = 0
-        trials = self.samples
-        for _ in range(trials):
-            hand = self.rng.sample(pool, min(size, len(pool)))
-            hand.extend(t for t in self.memory.taken[-3:])
+        for hand in hands:
             near = [c for c in hand if _connects(card, c) or seen.wilds.is_wild(c)]
             if len(near) >= 2:
                 hits += 1
-        return hits / trials
+        return hits / max(1, len(hands))
 
     def throw(self, seen: _Seen, analysis: DrawAnalysis) -> Card:
         ranked = sorted(
@@ -333,12 +328,21 @@ class IndianExpertBot(IndianStrategicBot):
             key=lambda o: (self.cost(o.arrangement, o.card, seen), o.card.sort_key()),
         )
         pool = self.unseen(seen)
+        # Every candidate is judged on the same sampled draws and opponents' hands (common
+        # random numbers): the comparison between candidates is then far less noisy than
+        # with samples of their own.
+        draws = self.rng.sample(pool, min(self.samples, len(pool)))
+        size = self.rules.deal.hand_size
+        recent = self.memory.taken[-3:]
+        hands = [
+            [*self.rng.sample(pool, min(size, len(pool))), *recent] for _ in range(self.samples)
+        ]
         best_card, best_value = ranked[0].card, float("inf")
         for option in ranked[: self.candidates]:
             rest = list(seen.hand)
             rest.remove(option.card)
-            value = self._expected_next(rest, seen, pool) + 12.0 * self._feeds_next(
-                option.card, seen, pool
+            value = self._expected_next(rest, seen, draws) + 12.0 * self._feeds_next(
+                option.card, seen, hands
             )
             if value < best_value - 1e-9:
                 best_card, best_value = option.card, value
@@ -360,7 +364,8 @@ class IndianExpertBot(IndianStrategicBot):
             return Draw(seen.seat)
         pool = self.unseen(seen)
         taken_value = after.after_discard.points
-        drawn_value = self._expected_next(list(seen.hand), seen, pool)
+        draws = self.rng.sample(pool, min(self.samples, len(pool)))
+        drawn_value = self._expected_next(list(seen.hand), seen, draws)
         # Taking shows the card to everyone; ask for a clear gain.
         return TakeDiscard(seen.seat) if taken_value + 2 < drawn_value else Draw(seen.seat)
 
