@@ -162,3 +162,78 @@ def test_solver_bots_play_legal_games(name: str) -> None:
 
     play_match(match, bots, on_action=watch)
     assert match.outcome is not None and not failures
+
+
+def test_the_expert_samples_worlds_that_agree_with_everything_public() -> None:
+    """The expert's sampled games hold its own hand, the table, the other hands' and the
+    stock's sizes and who has opened, exactly as its view shows them (its play-outs once
+    treated every seat as opened)."""
+    from openrummy.bots import read_view
+    from openrummy.bots.manipulation_ladder import ExpertBot
+
+    rules = single_round("robbers")
+    match = ManipulationMatch(rules, 4, seed=11)
+    greedy = make_bot("greedy", rules, 1)
+    expert = ExpertBot(rules, 2)
+    mixed = 0
+    for _ in range(400):
+        if match.outcome is not None:
+            break
+        seat = match.current
+        view = match.view(seat)
+        pos = read_view(view)
+        if "play" in pos.legal:
+            world = expert.sample_world(pos)
+            assert world is not None
+            assert world.opened == list(view["opened"])
+            assert Counter(world.hands[seat]) == Counter(pos.hand)
+            assert [len(h) for h in world.hands] == list(view["hand_sizes"])
+            assert world.table == pos.table
+            assert len(world.stock) == pos.stock
+            mixed += len(set(view["opened"])) > 1
+        match.apply(greedy.choose(view))
+    assert mixed > 5  # some seats had opened and some had not
+
+
+def test_strategic_holds_its_robbers_opening_until_it_goes_out() -> None:
+    """Where the opening turn may rearrange the table, strategic keeps an opening back
+    while it would not go out, nobody is close to out and the stock is not low; it opens
+    when that changes, and never holds back where the opening may not touch the table."""
+    from openrummy.bots import read_view
+    from openrummy.bots.manipulation_ladder import StrategicBot, solver_play
+
+    def opening_turns(name: str) -> list[tuple[Any, Any]]:
+        rules = single_round(name)
+        match = ManipulationMatch(rules, 4 if name == "robbers" else 2, seed=4)
+        greedy = make_bot("greedy", rules, 1)
+        seen = []
+        for _ in range(600):
+            if match.outcome is not None:
+                break
+            view = match.view(match.current)
+            pos = read_view(view)
+            if "play" in pos.legal and not pos.opened:
+                full = solver_play(rules, pos)
+                if full is not None:
+                    seen.append((pos, full))
+            match.apply(greedy.choose(view))
+        return seen
+
+    held = opened = 0
+    rules = single_round("robbers")
+    bot = StrategicBot(rules, 1)
+    for pos, full in opening_turns("robbers"):
+        got = bot.plan(pos)
+        out = bot._placed(pos, full) == len(pos.hand)
+        close = min(n for s, n in enumerate(pos.hand_sizes) if s != pos.seat) <= bot.danger_cards
+        if out or close or pos.stock < bot.open_late_stock:
+            assert got is not None
+            opened += 1
+        else:
+            assert got is None
+            held += 1
+    assert held >= 3
+    rummikub = single_round("rummikub")
+    bot = StrategicBot(rummikub, 1)
+    turns = opening_turns("rummikub")
+    assert turns and all(bot.plan(pos) is not None for pos, _ in turns)

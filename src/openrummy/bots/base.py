@@ -39,6 +39,8 @@ class SeenPosition:
     stock: int
     discard_top: Card | None
     hand_sizes: tuple[int | None, ...]
+    opened_seats: tuple[bool, ...] = ()
+    """Which seats have opened (public: their opening melds are on the table)."""
 
 
 def read_view(view: Mapping[str, Any]) -> SeenPosition:
@@ -59,4 +61,5 @@ def read_view(view: Mapping[str, Any]) -> SeenPosition:
         stock=view["stock"],
         discard_top=Card.parse(top) if top else None,
         hand_sizes=tuple(view["hand_sizes"]),
+        opened_seats=tuple(bool(o) for o in view["opened"]),
     )
