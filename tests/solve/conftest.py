@@ -109,6 +109,22 @@ def Counter_like(pool: list[Card]) -> dict[Card, int]:
     return d
 
 
+def random_table(
+    rng: random.Random, rules: ManipulationRules, pool: list[Card], target: int
+) -> list[Meld]:
+    """Random valid melds from ``pool`` (taken out of it) until about ``target`` cards."""
+    table: list[Meld] = []
+    size = fails = 0
+    while size < target and fails < 200:
+        m = random_meld(rng, rules, pool)
+        if m is None:
+            fails += 1
+            continue
+        table.append(m)
+        size += len(m)
+    return table
+
+
 def random_position(
     seed: int, *, table_cards: int | None = None, hand_cards: int | None = None
 ) -> Position:
@@ -117,16 +133,7 @@ def random_position(
     pool = _deck(rules)
     rng.shuffle(pool)
     target = rng.randint(0, 100) if table_cards is None else table_cards
-    table: list[Meld] = []
-    size = 0
-    fails = 0
-    while size < target and fails < 200:
-        m = random_meld(rng, rules, pool)
-        if m is None:
-            fails += 1
-            continue
-        table.append(m)
-        size += len(m)
+    table = random_table(rng, rules, pool, target)
     k = rng.choice([0, 1, 3, 5, 8, 10, 14, 14, 18]) if hand_cards is None else hand_cards
     k = min(k, len(pool))
     hand = pool[:k]
@@ -154,16 +161,7 @@ def opening_position(seed: int) -> Position:
     rules = find_preset(name, over)
     pool = _deck(rules)
     rng.shuffle(pool)
-    target = rng.randint(0, 60)
-    table: list[Meld] = []
-    size = fails = 0
-    while size < target and fails < 200:
-        m = random_meld(rng, rules, pool)
-        if m is None:
-            fails += 1
-            continue
-        table.append(m)
-        size += len(m)
+    table = random_table(rng, rules, pool, rng.randint(0, 60))
     hand = pool[: rng.randint(14, 22)]
     return Position(rules, table, hand, False, f"seed={seed} {name} {over} opening")
 
