@@ -237,3 +237,35 @@ def test_strategic_holds_its_robbers_opening_until_it_goes_out() -> None:
     bot = StrategicBot(rummikub, 1)
     turns = opening_turns("rummikub")
     assert turns and all(bot.plan(pos) is not None for pos, _ in turns)
+
+
+def test_the_expert_prices_a_lost_play_out_by_the_penalty_points_in_its_hand() -> None:
+    """In penalty scoring a play-out that another player wins costs the expert the points
+    its hand pays (it once counted only cards, kept drawing with 200-point hands while an
+    opponent was about to go out, and lost 19 points a round more than strategic)."""
+    from openrummy.bots.manipulation_ladder import ExpertBot
+    from openrummy.cards import parse_cards
+    from openrummy.games.manipulation import ManipulationGame
+    from openrummy.melds import Meld
+
+    rules = single_round("robbers")
+    hand = parse_cards("KH KS QD 9C 8D 2S 5H")
+    world = ManipulationGame.from_position(
+        rules,
+        hands=[hand, parse_cards("7C 8C 9C")],  # seat 1 goes out on its turn
+        table=[Meld.parse("2H 3H 4H")],
+        stock=parse_cards("4D 6S 10H"),
+        opened=[False, True],
+        current=0,
+    )
+    value = sum(rules.penalty_value(c) for c in [*hand, *parse_cards("4D")])
+    cards = len(hand) + 1
+    default = ExpertBot(rules, 1)
+    assert default.points_weight == ExpertBot.penalty_points_weight > 0
+    cost = default.playout(world, 0, None)  # we draw the 4D, seat 1 goes out
+    assert cost == pytest.approx(cards + 0.02 * value + default.points_weight * value)
+    blind = ExpertBot(rules, 1, points_weight=0.0)
+    assert blind.playout(world, 0, None) == pytest.approx(cards + 0.02 * value)
+    assert world.outcome is None and world.hands[0] == hand  # the play-out used a copy
+    # Rummikub's zero-sum expert was measured without the weight and keeps it off.
+    assert ExpertBot(single_round("rummikub"), 1).points_weight == 0.0
