@@ -6,9 +6,12 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -331,6 +334,24 @@ def _duration(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM stops the run as Ctrl-C does (a job scheduler's or `kill`'s
+    stop; under nohup, Ctrl-C's SIGINT is ignored), so the games so far are reported."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @app.command()
 def simulate(
     game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "robbers",
@@ -472,9 +493,10 @@ def simulate(
                 save_checkpoint()
                 log_line(finished, elapsed)
 
-            result = run_tournament(
-                spec, workers=workers, backend=backend, progress=progress, done=done
-            )
+            with _sigterm_as_interrupt():
+                result = run_tournament(
+                    spec, workers=workers, backend=backend, progress=progress, done=done
+                )
     except (RummyError, ValueError) as e:
         raise _fail(str(e)) from None
     console.print(results_table(result))

@@ -275,6 +275,36 @@ def test_a_long_run_saves_checkpoints_to_resume_from(
     assert json.loads(out.read_text())["games"] == 6
 
 
+def test_sigterm_stops_a_run_as_ctrl_c_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`kill` (SIGTERM; under nohup Ctrl-C's SIGINT is ignored) stops a run cleanly: the
+    games so far are reported and written, marked interrupted, ready for --resume; the
+    handler is put back afterwards."""
+    import signal
+
+    import openrummy.sim.runner as runner_module
+
+    out = tmp_path / "r.json"
+    real = runner_module.run_game
+    played: list[int] = []
+
+    def terminated_in_the_third(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
+        played.append(deal)
+        if len(played) == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(spec, deal, rotation)
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(runner_module, "run_game", terminated_in_the_third)
+    res = _simulate(out, "--deals", "3")
+    assert res.exit_code == 0, res.output
+    assert "interrupted: 2 of 6 games finished" in res.output
+    data = json.loads(out.read_text())
+    assert data["interrupted"] and data["games"] == 2
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
 def test_a_run_without_a_terminal_logs_its_progress_in_lines(tmp_path: Path) -> None:
     """Under nohup or CI there is no live bar: the run says how far it is in plain lines."""
     res = _simulate(tmp_path / "r.json", "--deals", "2", "--checkpoint", "0")
