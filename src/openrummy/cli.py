@@ -436,7 +436,7 @@ def simulate(
         done = resumable(spec, out) if resume and out is not None else []
         if done:
             console.print(f"resuming: {len(done)} games of {out} are kept")
-        total = deals * len(names)
+        total = deals * len(spec.rotations())
         so_far = list(done)
         last_saved = last_logged = time.monotonic()
         # A live bar needs a terminal; under nohup, CI or a pipe, say how far the run is in

@@ -64,6 +64,45 @@ def test_every_deal_is_played_once_per_seat_rotation() -> None:
     assert not result.errors and not result.interrupted
 
 
+def test_a_repeated_seating_is_played_once_with_the_same_statistics() -> None:
+    """With A,B,A,B, rotation 2 seats the same bots as rotation 0 and replays the same game
+    (it did, game for game, in the Robbers' ladder): only rotations 0 and 1 are played, every
+    bot still holds every seat once per deal, and the per-deal statistics are unchanged."""
+    spec = TournamentSpec(game="robbers", bots=("simple", "random", "simple", "random"), deals=2)
+    assert spec.rotations() == (0, 1)
+    assert list(spec.jobs()) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    seats = [spec.seats_for(r) for r in spec.rotations()]
+    for bot in ("simple", "random"):
+        assert sorted(i for s in seats for i, b in enumerate(s) if b == bot) == [0, 1, 2, 3]
+    result = run_tournament(spec, backend="inline")
+    repeats = [run_game(spec, deal, rotation) for deal in range(2) for rotation in (2, 3)]
+    for again in repeats:
+        first = result.results[2 * again.deal + again.rotation - 2]
+        assert (again.seats, again.winners, again.scores) == (
+            first.seats,
+            first.winners,
+            first.scores,
+        )
+    everything = [*result.results, *repeats]
+
+    def stats(results: list[GameResult]) -> list[float]:
+        return [
+            x
+            for a in summarize(results, spec.bots)
+            for x in (a.win_rate, a.win_low, a.win_high, a.mean_score, a.score_low, a.score_high)
+        ]
+
+    assert stats(everything) == pytest.approx(stats(result.results))
+    test, test_all = (
+        paired_test(result.results, *spec.bots[:2]),
+        paired_test(everything, *spec.bots[:2]),
+    )
+    assert (test.mean_difference, test.score_difference) == pytest.approx(
+        (test_all.mean_difference, test_all.score_difference)
+    )
+    assert TournamentSpec(game="rummikub", bots=("greedy", "greedy"), deals=1).rotations() == (0,)
+
+
 def test_same_seed_same_results_on_every_backend() -> None:
     inline = run_tournament(SPEC, backend="inline")
     processes = run_tournament(SPEC, backend="process", workers=2)

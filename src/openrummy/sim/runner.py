@@ -74,8 +74,8 @@ def _run_job(args: tuple[TournamentSpec, int, int]) -> GameResult:
 
 def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
     """The games of ``spec`` already played in the JSON results file ``path`` (none if
-    it does not exist): those of its deals below ``spec.deals``, errors left out (they are
-    played again). ValueError if the file is not such a file, or is for another tournament
+    it does not exist): those of its deals below ``spec.deals`` and of the rotations it
+    plays, errors left out (they are played again). ValueError if the file is not such a file, or is for another tournament
     (game, options, bots, seed and unit must be the same; the deals may differ)."""
     if not path.exists():
         return []
@@ -99,10 +99,14 @@ def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
                 f"this run's is {want!r}"
             )
     games = [GameResult.from_json(r) for r in data["results"]]
+    rotations = spec.rotations()  # files written before repeated seatings were skipped hold them
     return [
         g
         for g in games
-        if g.error is None and g.deal < spec.deals and g.seats == spec.seats_for(g.rotation)
+        if g.error is None
+        and g.deal < spec.deals
+        and g.rotation in rotations
+        and g.seats == spec.seats_for(g.rotation)
     ]
 
 

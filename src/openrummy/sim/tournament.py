@@ -2,7 +2,8 @@
 
 A tournament plays ``deals`` deals; each deal (one seeded shuffle) is played once per seat
 rotation, the bots moving one seat to the left each time, so seat order and the luck of the
-cards cancel out. Every game is a pure function of (spec, deal, rotation): the same seed
+cards cancel out (a rotation that repeats an earlier seating, as with A,B,A,B, would repeat
+its game and is skipped). Every game is a pure function of (spec, deal, rotation): the same seed
 gives the same results on every backend and with any number of workers.
 
     >>> spec = TournamentSpec(game="robbers_s003", bots=("simple", "random"), deals=2, seed=1)
@@ -71,9 +72,23 @@ class TournamentSpec:
     def players(self) -> int:
         return len(self.bots)
 
+    def rotations(self) -> tuple[int, ...]:
+        """The seat rotations each deal is played at: every rotation whose seating is new.
+
+        With a repeating bot list (A,B,A,B) rotation 2 seats the same bots in the same seats
+        as rotation 0 and would replay the very same game (a game is a function of the
+        seating, the deal and the seed), so it is played once: every bot still holds every
+        seat once per deal, and the per-deal statistics are the same.
+        """
+        seatings: dict[tuple[str, ...], int] = {}
+        for rotation in range(self.players):
+            seatings.setdefault(self.seats_for(rotation), rotation)
+        return tuple(seatings.values())
+
     def jobs(self) -> Iterator[tuple[int, int]]:
+        rotations = self.rotations()
         for deal in range(self.deals):
-            for rotation in range(self.players):
+            for rotation in rotations:
                 yield deal, rotation
 
     def seats_for(self, rotation: int) -> tuple[str, ...]:
