@@ -365,7 +365,9 @@ def simulate(
     ] = "simple,random",
     deals: Annotated[
         int,
-        typer.Option("--deals", "-n", min=1, help="Deals; each is played once per seat rotation."),
+        typer.Option(
+            "--deals", "-n", min=1, help="Deals; each is played once per distinct seat rotation."
+        ),
     ] = 100,
     workers: Annotated[int, typer.Option("--workers", "-w", min=1)] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
