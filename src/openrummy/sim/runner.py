@@ -75,8 +75,9 @@ def _run_job(args: tuple[TournamentSpec, int, int]) -> GameResult:
 def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
     """The games of ``spec`` already played in the JSON results file ``path`` (none if
     it does not exist): those of its deals below ``spec.deals`` and of the rotations it
-    plays, errors left out (they are played again). ValueError if the file is not such a file, or is for another tournament
-    (game, options, bots, seed and unit must be the same; the deals may differ)."""
+    plays, errors left out (they are played again). ValueError if the file is not such a
+    file, or is for another tournament (game, options, bots, seed and unit must be the
+    same; the deals may differ)."""
     if not path.exists():
         return []
     try:
