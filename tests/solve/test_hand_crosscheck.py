@@ -625,3 +625,38 @@ def test_crosscheck_shown_groupings() -> None:
         seen["valid" if want_valid else "invalid"] += 1
         seen["credited" if want_dead is not None else "uncredited"] += 1
     assert min(seen.values()) > 50, seen
+
+
+DRAW_CASES: dict[str, tuple[str, dict[str, object]]] = {
+    "indian13": ("indian13", {}),
+    "credit ANY_MELD": ("indian13", {"scoring.loser_meld_credit": "ANY_MELD"}),
+    "credit PURE_ONLY": ("indian13", {"scoring.loser_meld_credit": "PURE_ONLY"}),
+    "credit THREE_PURE": ("indian13", {"scoring.loser_meld_credit": "THREE_PURE"}),
+    "two sequences two sets": ("indian13", {"declare.requirement": "TWO_SEQ_TWO_SETS"}),
+    "life of four": ("indian13", {"declare.require_life_len4": True}),
+    "joker penalty": ("indian13", {"scoring.joker_penalty": 10}),
+    "A33 wild-rank never pure": ("indian13", {"wild.natural_use_counts_pure": False}),
+    "indian10": ("indian10", {}),
+    "indian21": ("indian21", {}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DRAW_CASES))
+def test_the_draw_analysis_skips_only_declarations_that_cannot_exist(case: str) -> None:
+    """analyse_draw skips the declaration search for a throw whose least deadwood is not
+    zero; every throw's verdict must equal the full search's, declarable or not."""
+    preset, overrides = DRAW_CASES[case]
+    play = find_preset(preset, overrides)
+    drawn = find_preset(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
+    rng = random.Random(len(case))
+    declarable = 0
+    for _ in range(12 if preset == "indian21" else 40):
+        hand, indicator = biased_hand(rng, drawn)
+        wilds = play.wilds(indicator)
+        for option in analyse_draw(hand, play, wilds).options:
+            rest = list(hand)
+            rest.remove(option.card)
+            full = find_declaration(rest, play, wilds)
+            assert option.declaration == full, (case, " ".join(map(str, hand)), option.card)
+            declarable += full.valid
+    assert declarable > 0
