@@ -5,6 +5,8 @@
 # Each step goes on from its JSON file if there is one (--resume): games already played are
 # kept, so an interrupted run continues where it stopped, and a larger DEALS extends a step.
 # Games played at another commit stay as they were played: delete a file to replay a step.
+# The JSON files are kept in git (the charts are not): commit a long step's checkpoint to go
+# on with it in another checkout. `kill` (SIGTERM) stops a step cleanly, as Ctrl-C does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEALS="${1:-1000}"
