@@ -766,7 +766,7 @@ def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) ->
     credit = rules.scoring.loser_meld_credit
     # A declaration groups every card and (where its goal includes the credit's) meets the
     # credit's goal with no deadwood: where the least deadwood is not zero, the search for
-    # a declaration can be skipped (a quarter of the time; the 21-card counting forms
+    # a declaration, about a quarter of the work, is skipped (the 21-card counting forms
     # need no melds, so there it always runs).
     skip = not rules.is_v21 and _includes(declaration_goal(rules), _CREDIT_GOALS[credit])
     options: list[DiscardOption] = []
