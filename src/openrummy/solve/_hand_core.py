@@ -80,6 +80,15 @@ class Goal:
     def decode(fl: int) -> tuple[int, int, int, int]:
         return fl % 3, (fl // 3) % 4, (fl // 12) % 3, fl // 36
 
+    def includes(self, other: Goal) -> bool:
+        """Does every arrangement that meets this goal meet ``other``?"""
+        return (
+            self.runs >= other.runs
+            and self.pure >= other.pure
+            and self.sets >= other.sets
+            and self.len4 >= other.len4
+        )
+
     def satisfied(self, fl: int) -> bool:
         runs, pure, sets, len4 = self.decode(fl)
         return runs >= self.runs and pure >= self.pure and sets >= self.sets and len4 >= self.len4

@@ -676,16 +676,6 @@ _NO_DECLARATION: Final = Declaration(
 )
 
 
-def _includes(goal: Goal, other: Goal) -> bool:
-    """Does every arrangement that meets ``goal`` meet ``other``?"""
-    return (
-        goal.runs >= other.runs
-        and goal.pure >= other.pure
-        and goal.sets >= other.sets
-        and goal.len4 >= other.len4
-    )
-
-
 def _count_forms(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> Declaration | None:
     """The 21-card forms that need only counting: tunnelas, dublees, eight wilds (§7.4)."""
     counts = Counter(cards)
@@ -768,7 +758,7 @@ def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) ->
     # credit's goal with no deadwood: where the least deadwood is not zero, the search for
     # a declaration, about a quarter of the work, is skipped (the 21-card counting forms
     # need no melds, so there it always runs).
-    skip = not rules.is_v21 and _includes(declaration_goal(rules), _CREDIT_GOALS[credit])
+    skip = not rules.is_v21 and declaration_goal(rules).includes(_CREDIT_GOALS[credit])
     options: list[DiscardOption] = []
     full = HandSearch(cards, rules, wilds)  # its candidate melds serve every throw
     for card in sorted(set(cards), key=Card.sort_key):
