@@ -22,12 +22,15 @@ from openrummy.cards import JOKER, Card, Suit, standard_deck
 from openrummy.melds import MeldKind
 from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
+from openrummy.solve import hand as hand_module
 from openrummy.solve.hand import (
     Arrangement,
+    DrawAnalysis,
     GroupKind,
     analyse_draw,
     find_declaration,
     min_deadwood,
+    throw_value,
 )
 
 PURE, RUN, SET = 2, 1, 0
@@ -660,3 +663,48 @@ def test_the_draw_analysis_skips_only_declarations_that_cannot_exist(case: str) 
             assert option.declaration == full, (case, " ".join(map(str, hand)), option.card)
             declarable += full.valid
     assert declarable > 0
+
+
+@pytest.mark.parametrize("case", sorted(DRAW_CASES))
+def test_the_throw_value_is_the_draw_analysis_answer(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """throw_value (one search with the throw inside it) gives analyse_draw's best points
+    and declarability, on hands where every branch of it occurs."""
+    preset, overrides = DRAW_CASES[case]
+    play = find_preset(preset, overrides)
+    drawn = find_preset(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
+    rng = random.Random(len(case) + 100)
+    full_analyses = 0
+    real = hand_module.analyse_draw
+
+    def counted(*args: object, **kw: object) -> DrawAnalysis:
+        nonlocal full_analyses
+        full_analyses += 1
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    seen: Counter[str] = Counter()
+    rounds = 12 if preset == "indian21" else 80
+    for _ in range(rounds):
+        hand, indicator = biased_hand(rng, drawn)
+        wilds = play.wilds(indicator)
+        want = real(hand, play, wilds)
+        monkeypatch.setattr(hand_module, "analyse_draw", counted)
+        got = throw_value(hand, play, wilds)
+        monkeypatch.setattr(hand_module, "analyse_draw", real)
+        assert got == (want.after_discard.points, want.declare_with is not None), (
+            case,
+            " ".join(map(str, hand)),
+            str(indicator),
+        )
+        seen[
+            "declares" if got.declares else "credited" if want.after_discard.credited else "none"
+        ] += 1
+    assert seen["declares"], seen
+    assert seen["credited"] or case == "credit THREE_PURE", seen  # three pure: rare
+    assert seen["none"] or case == "credit ANY_MELD", seen  # any meld is credit: always
+    if case in ("indian21", "joker penalty", "credit THREE_PURE"):
+        # Not covered by the shortcut (a declaration need not meet THREE_PURE's credit).
+        assert full_analyses == rounds
+    else:
+        assert full_analyses < rounds / 4, full_analyses  # the shortcut answers most hands

@@ -26,7 +26,13 @@ from typing import Any
 from openrummy.cards import Card, standard_deck
 from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, TakeDiscard
 from openrummy.rules.indian import IndianRules, Wilds
-from openrummy.solve.hand import Arrangement, DrawAnalysis, analyse_draw, min_deadwood
+from openrummy.solve.hand import (
+    Arrangement,
+    DrawAnalysis,
+    analyse_draw,
+    min_deadwood,
+    throw_value,
+)
 
 from .indian import _loose, _show, throwable
 from .registry import BotInfo, register_bot
@@ -307,8 +313,8 @@ class IndianExpertBot(IndianStrategicBot):
         """Mean deadwood points after drawing each of ``draws`` and throwing the best card."""
         total = 0.0
         for x in draws:
-            a = analyse_draw([*hand, x], self.rules, seen.wilds)
-            total += 0 if a.declare_with is not None else a.after_discard.points
+            v = throw_value([*hand, x], self.rules, seen.wilds)
+            total += 0 if v.declares else v.points
         return total / max(1, len(draws))
 
     def _feeds_next(self, card: Card, seen: _Seen, hands: Sequence[Sequence[Card]]) -> float:

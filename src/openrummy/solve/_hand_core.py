@@ -387,6 +387,62 @@ class HandSearch:
         return out
 
     # -- search -----------------------------------------------------------------------
+    def least_after_throw(self, goal: Goal) -> int | None:
+        """The least cost meeting ``goal`` of this hand less any one card (thrown free);
+        ``None`` if no card's throw leaves a hand that meets it.
+
+        The same as the least :meth:`solve` cost over every one-card-smaller hand, in one
+        search: a state also says whether the throw is still owed. A plain card is thrown
+        when it is the lowest card left (instead of being deadwood or in a meld); a wild
+        unit is thrown at the end (units are fungible, so which meld would have used it
+        does not matter). The hands one card smaller hold a subset of this hand's candidate
+        melds (see :meth:`without`), so nothing is missed, and every arrangement found is
+        one of a smaller hand. Only for ``scoring.joker_penalty`` 0: a thrown unit never
+        changes the cost then.
+        """
+        assert self.jp == 0, "least_after_throw: printed jokers must cost no points"
+        absorb = goal.declare or self.jp > 0
+        run = _Run(self, goal, absorb)
+        use_x = goal.pure > 0 or absorb
+        xms = self.x_melds(absorb=absorb) if use_x else []
+        cover = 0
+        for lst in run.cand_tuples:
+            for row in lst:
+                cover |= row[0]
+        for x in xms:
+            cover |= x.mask
+        iso_mask, iso_cost, iso_n, iso_top = 0, 0, 0, 0
+        for f, n in self.plain_counts.items():
+            if not (cover >> (3 * f)) & 7:
+                iso_mask |= 7 << (3 * f)
+                iso_cost += n * self.values[f]
+                iso_n += n
+                iso_top = max(iso_top, self.values[f])
+        plain = self.plain & ~iso_mask
+        best = INF
+        for chosen in _x_subsets(xms, plain, Counter(self.xcards), self.jokers):
+            r0 = plain - sum(x.mask for x in chosen)
+            w0 = self.units - sum(len(x.xcards) + x.jokers for x in chosen)
+            nx = len(self.xcards) - sum(len(x.xcards) for x in chosen)
+            fl = goal.encode(0, 0, 0, 0)
+            for x in chosen:
+                fl = goal.add(fl, x.cls)
+            if not iso_n:
+                cost = run.f_throw(r0, w0, fl, nx)
+            elif goal.declare:
+                # Every card but the thrown one must be grouped: at most one isolated card.
+                cost = run.f(r0, w0, fl, nx) if iso_n == 1 else INF
+            else:
+                # The throw is an isolated card (the dearest one) or one of the rest.
+                cost = min(
+                    iso_cost + run.f_throw(r0, w0, fl, nx),
+                    iso_cost - iso_top + run.f(r0, w0, fl, nx),
+                )
+            best = min(best, cost)
+            if best == 0:
+                break
+        return None if best >= INF else best
+
     def solve(self, goal: Goal) -> Solution | None:
         """The least-cost arrangement meeting ``goal``; ``None`` if no arrangement does.
 
@@ -501,6 +557,7 @@ class _Run:
         self.values = hs.values
         self.memo: dict[tuple[int, int, int, int], int] = {}
         self.tmemo: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+        self.memo_throw: dict[tuple[int, int, int, int], int] = {}
         self.trans, self.sat = _tables(goal)
 
     def f(self, r: int, w: int, fl: int, nx: int) -> int:
@@ -524,6 +581,33 @@ class _Run:
                 if v < best:
                     best = v
         self.memo[key] = best
+        return best
+
+    def f_throw(self, r: int, w: int, fl: int, nx: int) -> int:
+        """As :meth:`f`, with one card still to be thrown free (see
+        :meth:`HandSearch.least_after_throw`)."""
+        if r == 0:
+            # Every plain card is placed: the throw is a wild unit, if one is left.
+            return self.terminal(w - 1, fl, nx - 1 if nx >= w else nx)[0] if w else INF
+        key = (r, w, fl, nx)
+        got = self.memo_throw.get(key)
+        if got is not None:
+            return got
+        low = r & -r
+        fld = (low.bit_length() - 1) // 3
+        unit = 1 << (3 * fld)
+        best = self.f(r - unit, w, fl, nx)  # throw this card
+        if not self.declare and best:
+            best = min(best, self.values[fld] + self.f_throw(r - unit, w, fl, nx))
+        trans = self.trans
+        for mask, need, cls, _ in self.cand_tuples[fld]:
+            if best == 0:
+                break
+            if need <= w and ((r | _GUARD) - mask) & _GUARD == _GUARD:
+                v = self.f_throw(r - mask, w - need, trans[cls][fl], nx)
+                if v < best:
+                    best = v
+        self.memo_throw[key] = best
         return best
 
     def terminal(self, w: int, fl: int, nx: int) -> tuple[int, int, int, int]:

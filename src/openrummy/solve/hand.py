@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Final, NamedTuple
 
 from openrummy.cards import Card, Suit
 from openrummy.errors import RummyError
@@ -64,6 +64,7 @@ __all__ = [
     "GroupKind",
     "GroupReading",
     "InvalidHandError",
+    "ThrowValue",
     "WildsLike",
     "analyse_draw",
     "as_wilds",
@@ -74,6 +75,7 @@ __all__ = [
     "min_deadwood",
     "read_group",
     "score_loser",
+    "throw_value",
 ]
 
 
@@ -791,3 +793,51 @@ def analyse_draw(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) ->
         finish.declaration if finish else None,
         tuple(options),
     )
+
+
+class ThrowValue(NamedTuple):
+    """What a hand after the draw is worth: :func:`analyse_draw`'s answer without the how."""
+
+    points: int
+    """The points of the best throw's arrangement (``after_discard.points``)."""
+    declares: bool
+    """Whether some throw leaves a valid declaration (``declare_with`` is not ``None``)."""
+
+
+def throw_value(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> ThrowValue:
+    """:func:`analyse_draw`'s best points and whether it can declare, for look-ahead bots.
+
+    One search over the whole hand with the throw inside it
+    (:meth:`~openrummy.solve._hand_core.HandSearch.least_after_throw`) instead of one
+    search per card that could be thrown, and no arrangement is built: several times
+    faster. Equal to ``analyse_draw`` by construction and by test; the rule sets this
+    shortcut does not cover (21-card, printed jokers that cost points, a declaration goal
+    that does not include the credit goal) and the rare hand whose best throw may be one
+    that leaves no credited arrangement (see below) are answered by ``analyse_draw``.
+    """
+    wilds = as_wilds(wilds)
+    check_hand(cards, rules, wilds, (rules.deal.hand_size + 1,))
+    credit = _CREDIT_GOALS[rules.scoring.loser_meld_credit]
+    declare = declaration_goal(rules)
+    if rules.is_v21 or rules.scoring.joker_penalty or not declare.includes(credit):
+        return _throw_value_of(analyse_draw(cards, rules, wilds))
+    hs = HandSearch(cards, rules, wilds)
+    cost = hs.least_after_throw(credit)
+    # A throw that leaves no credited arrangement costs the whole rest of the hand: at
+    # best, the hand less its dearest card.
+    top = max(rules.penalty_value(c, wilds) for c in cards)
+    uncredited = rules.cap_points(rules.hand_value(cards, wilds) - top)
+    if cost is None:
+        return ThrowValue(uncredited, False)
+    points = rules.cap_points(cost)
+    if points > uncredited:
+        # Some throw without credit might beat the best credited one; which throws are
+        # uncredited, only the full analysis says.
+        return _throw_value_of(analyse_draw(cards, rules, wilds))
+    # A declaration meets the credit goal with nothing left over: only then look for one.
+    declares = cost == 0 and hs.least_after_throw(declare) is not None
+    return ThrowValue(points, declares)
+
+
+def _throw_value_of(analysis: DrawAnalysis) -> ThrowValue:
+    return ThrowValue(analysis.after_discard.points, analysis.declare_with is not None)
