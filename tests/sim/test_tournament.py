@@ -344,6 +344,24 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(
     assert signal.getsignal(signal.SIGTERM) == before
 
 
+def test_a_stopped_run_ends_its_worker_processes_at_once() -> None:
+    """Ctrl-C (or SIGTERM) during a process run: the workers are ended with it, not left
+    to play their current games to the end while the program waits for them."""
+    import multiprocessing
+
+    spec = TournamentSpec("robbers", ("greedy", "greedy"), deals=40, seed=1)
+    seen: list[GameResult] = []
+
+    def stop_after_the_first(result: GameResult) -> None:
+        seen.append(result)
+        assert multiprocessing.active_children()  # the other worker is still playing
+        raise KeyboardInterrupt
+
+    out = run_tournament(spec, workers=2, progress=stop_after_the_first)
+    assert out.interrupted and out.results == seen
+    assert multiprocessing.active_children() == []
+
+
 def test_a_run_without_a_terminal_logs_its_progress_in_lines(tmp_path: Path) -> None:
     """Under nohup or CI there is no live bar: the run says how far it is in plain lines."""
     res = _simulate(tmp_path / "r.json", "--deals", "2", "--checkpoint", "0")

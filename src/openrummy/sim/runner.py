@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-from collections.abc import Callable, Iterator, Sequence
+import signal
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,32 +129,36 @@ def run_tournament(
     jobs = [job for job in spec.jobs() if job not in finished]
     out = TournamentResult(spec, backend, resumed=len(finished))
     runner = {"process": _process, "inline": _inline, "ray": _ray}[backend]
+    games = runner(spec, jobs, workers)
     try:
-        for result in runner(spec, jobs, workers):
+        for result in games:
             finished[(result.deal, result.rotation)] = result
             if progress is not None:
                 progress(result)
     except KeyboardInterrupt:
         out.interrupted = True
+    finally:
+        games.close()  # a stopped run's workers stop now, not when the generator is freed
     out.results = [finished[k] for k in sorted(finished)]
     return out
 
 
-def _inline(
-    spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int
-) -> Iterator[GameResult]:
+Games = Generator[GameResult, None, None]
+"""A backend's games as they finish; closing it stops the rest (and its workers)."""
+
+
+def _inline(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Games:
     for deal, rotation in jobs:
         yield run_game(spec, deal, rotation)
 
 
-def _process(
-    spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int
-) -> Iterator[GameResult]:
+def _process(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Games:
     if workers <= 1:
         yield from _inline(spec, jobs, workers)
         return
-    pool = cf.ProcessPoolExecutor(max_workers=workers)
+    pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker)
     futures = {pool.submit(_run_job, (spec, d, r)): (d, r) for d, r in jobs}
+    complete = False
     try:
         for fut in cf.as_completed(futures):
             deal, rotation = futures[fut]
@@ -166,11 +171,35 @@ def _process(
                     spec.seats_for(rotation),
                     error=f"worker failed: {type(e).__name__}: {e}",
                 )
+        complete = True
     finally:
+        if not complete:
+            _stop_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Iterator[GameResult]:
+def _quiet_worker() -> None:
+    """A worker leaves stopping to the parent: Ctrl-C in a terminal reaches every process
+    of the group, and a forked worker would inherit the parent's SIGTERM handler."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
+    """End a stopped run's workers now: left alone, they play their current games to the
+    end (a pool match can take minutes) and the program waits for them at exit."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
+
+
+def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Games:
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError as e:
