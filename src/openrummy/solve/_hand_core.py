@@ -387,6 +387,40 @@ class HandSearch:
         return out
 
     # -- search -----------------------------------------------------------------------
+    def _prepare(self, goal: Goal) -> tuple[_Run, dict[int, int], Iterator[_Start]]:
+        """The memoised search for ``goal``; the isolated plain cards (field: count), in no
+        candidate meld and so deadwood (or thrown) whatever happens, which the search
+        leaves out; and its starting positions, one per choice of x-melds, the empty
+        choice first."""
+        absorb = goal.declare or self.jp > 0
+        run = _Run(self, goal, absorb)
+        use_x = goal.pure > 0 or absorb
+        xms = self.x_melds(absorb=absorb) if use_x else []
+        cover = 0
+        for lst in run.cand_tuples:
+            for row in lst:
+                cover |= row[0]
+        for x in xms:
+            cover |= x.mask
+        isolated = {f: n for f, n in self.plain_counts.items() if not (cover >> (3 * f)) & 7}
+        plain = self.plain - sum(n << (3 * f) for f, n in isolated.items())
+
+        def starts() -> Iterator[_Start]:
+            for chosen in _x_subsets(xms, plain, Counter(self.xcards), self.jokers):
+                fl = goal.encode(0, 0, 0, 0)
+                for x in chosen:
+                    fl = goal.add(fl, x.cls)
+                used_x = sum(len(x.xcards) for x in chosen)
+                yield _Start(
+                    chosen,
+                    plain - sum(x.mask for x in chosen),
+                    self.units - used_x - sum(x.jokers for x in chosen),
+                    fl,
+                    len(self.xcards) - used_x,
+                )
+
+        return run, isolated, starts()
+
     def least_after_throw(self, goal: Goal) -> int | None:
         """The least cost meeting ``goal`` of this hand less any one card (thrown free);
         ``None`` if no card's throw leaves a hand that meets it.
@@ -401,42 +435,22 @@ class HandSearch:
         changes the cost then.
         """
         assert self.jp == 0, "least_after_throw: printed jokers must cost no points"
-        absorb = goal.declare or self.jp > 0
-        run = _Run(self, goal, absorb)
-        use_x = goal.pure > 0 or absorb
-        xms = self.x_melds(absorb=absorb) if use_x else []
-        cover = 0
-        for lst in run.cand_tuples:
-            for row in lst:
-                cover |= row[0]
-        for x in xms:
-            cover |= x.mask
-        iso_mask, iso_cost, iso_n, iso_top = 0, 0, 0, 0
-        for f, n in self.plain_counts.items():
-            if not (cover >> (3 * f)) & 7:
-                iso_mask |= 7 << (3 * f)
-                iso_cost += n * self.values[f]
-                iso_n += n
-                iso_top = max(iso_top, self.values[f])
-        plain = self.plain & ~iso_mask
+        run, isolated, starts = self._prepare(goal)
+        iso_n = sum(isolated.values())
+        iso_cost = sum(n * self.values[f] for f, n in isolated.items())
+        iso_top = max((self.values[f] for f in isolated), default=0)
         best = INF
-        for chosen in _x_subsets(xms, plain, Counter(self.xcards), self.jokers):
-            r0 = plain - sum(x.mask for x in chosen)
-            w0 = self.units - sum(len(x.xcards) + x.jokers for x in chosen)
-            nx = len(self.xcards) - sum(len(x.xcards) for x in chosen)
-            fl = goal.encode(0, 0, 0, 0)
-            for x in chosen:
-                fl = goal.add(fl, x.cls)
+        for st in starts:
             if not iso_n:
-                cost = run.f_throw(r0, w0, fl, nx)
+                cost = run.f_throw(st.r, st.w, st.fl, st.nx)
             elif goal.declare:
                 # Every card but the thrown one must be grouped: at most one isolated card.
-                cost = run.f(r0, w0, fl, nx) if iso_n == 1 else INF
+                cost = run.f(st.r, st.w, st.fl, st.nx) if iso_n == 1 else INF
             else:
                 # The throw is an isolated card (the dearest one) or one of the rest.
                 cost = min(
-                    iso_cost + run.f_throw(r0, w0, fl, nx),
-                    iso_cost - iso_top + run.f(r0, w0, fl, nx),
+                    iso_cost + run.f_throw(st.r, st.w, st.fl, st.nx),
+                    iso_cost - iso_top + run.f(st.r, st.w, st.fl, st.nx),
                 )
             best = min(best, cost)
             if best == 0:
@@ -449,59 +463,40 @@ class HandSearch:
         Cost = value of plain cards left over + ``scoring.joker_penalty`` per printed joker
         left over (0 in every preset). For a declaration goal the cost is 0 or no solution.
         """
-        absorb = goal.declare or self.jp > 0
-        run = _Run(self, goal, absorb)
-        use_x = goal.pure > 0 or absorb
-        xms = self.x_melds(absorb=absorb) if use_x else []
-        # Cards in no candidate meld are deadwood whatever happens: take them out first.
-        cover = 0
-        for lst in run.cand_tuples:
-            for row in lst:
-                cover |= row[0]
-        for x in xms:
-            cover |= x.mask
-        iso_mask, iso_cost, isolated = 0, 0, []
-        for f, n in self.plain_counts.items():
-            if not (cover >> (3 * f)) & 7:
-                iso_mask |= 7 << (3 * f)
-                iso_cost += n * self.values[f]
-                isolated += [card_of_field(f)] * n
+        run, isolated, starts = self._prepare(goal)
         if isolated and goal.declare:
             return None
-        plain = self.plain & ~iso_mask
-        best: tuple[int, tuple[XMeld, ...]] | None = None
-        for chosen in _x_subsets(xms, plain, Counter(self.xcards), self.jokers):
-            r0 = plain - sum(x.mask for x in chosen)
-            used_x = sum(len(x.xcards) for x in chosen)
-            used_j = sum(x.jokers for x in chosen)
-            nx = len(self.xcards) - used_x
-            w0 = self.units - used_x - used_j
-            fl = goal.encode(0, 0, 0, 0)
-            for x in chosen:
-                fl = goal.add(fl, x.cls)
-            cost = run.f(r0, w0, fl, nx)
+        best: tuple[int, _Start] | None = None
+        for st in starts:
+            cost = run.f(st.r, st.w, st.fl, st.nx)
             if cost < INF and (best is None or cost < best[0]):
-                best = (cost, chosen)
+                best = (cost, st)
                 if cost == 0:
                     break
         if best is None:
             return None
-        cost, chosen = best
-        sol = Solution(cost + iso_cost)
-        sol.leftover.extend(isolated)
-        for x in chosen:
+        cost, st = best
+        sol = Solution(cost + sum(n * self.values[f] for f, n in isolated.items()))
+        for f, n in isolated.items():
+            sol.leftover += [card_of_field(f)] * n
+        for x in st.chosen:
             sol.groups.append(x.meld)
             sol.classes.append(x.cls)
-        used_x_cards = Counter(c for x in chosen for c in x.xcards)
-        units = [JOKER] * (self.jokers - sum(x.jokers for x in chosen))
+        used_x_cards = Counter(c for x in st.chosen for c in x.xcards)
+        units = [JOKER] * (self.jokers - sum(x.jokers for x in st.chosen))
         units += sorted((Counter(self.xcards) - used_x_cards).elements(), key=Card.sort_key)
-        r0 = plain - sum(x.mask for x in chosen)
-        fl = goal.encode(0, 0, 0, 0)
-        for x in chosen:
-            fl = goal.add(fl, x.cls)
-        nx = len(self.xcards) - sum(len(x.xcards) for x in chosen)
-        run.walk(r0, len(units), fl, nx, sol, units)
+        run.walk(st.r, len(units), st.fl, st.nx, sol, units)
         return sol
+
+
+class _Start(NamedTuple):
+    """Where the search of plain cards starts, once some x-melds are chosen."""
+
+    chosen: tuple[XMeld, ...]
+    r: int
+    w: int
+    fl: int
+    nx: int
 
 
 def _cand_order(c: Cand) -> tuple[int, int]:
