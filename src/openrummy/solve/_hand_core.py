@@ -20,6 +20,10 @@ distinct ranks of one suit plus the wilds that fill its gaps (or extend it to 3 
 set is a set of distinct suits of one rank plus wilds up to 3. With ``absorb`` (declaration
 search, or a printed joker that costs points) each meld may also take extra wilds up to its
 capacity, so every wild can be placed.
+
+A hand after the draw asks the same question of every one-card-smaller hand ("what is my
+best throw worth?"). :meth:`HandSearch.least_after_throw` answers it in one search whose
+states also say whether the throw is still owed, instead of one search per card.
 """
 
 from __future__ import annotations
