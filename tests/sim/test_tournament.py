@@ -390,6 +390,24 @@ def test_pool_matches_between_strategic_bots_end() -> None:
         assert result.error is None and result.winners, (deal, rotation, result.error)
 
 
+def test_pool_matches_where_cards_go_round_end() -> None:
+    """A pool-101 match of the expert ladder step that never ended: two strategic players
+    each took the discard and threw another card, passing 2S, 5C and 6D round for ever.
+    In every such cycle someone takes back a card it threw, and bots no longer do that
+    (unless it lets them declare)."""
+    spec = TournamentSpec(
+        game="indian13",
+        bots=("expert", "strategic", "expert", "strategic"),
+        deals=1000,
+        seed=1,
+        unit="match",
+        options={"match.format": "POOL_101"},
+        max_actions=5000,
+    )
+    result = run_game(spec, 584, 0)
+    assert result.error is None and result.winners, result.error
+
+
 def test_bots_command_lists_bots() -> None:
     res = CliRunner().invoke(app, ["bots"])
     assert res.exit_code == 0 and "simple" in res.output and "random" in res.output

@@ -96,6 +96,8 @@ class _IndianBot(ABC):
     def __init__(self, rules: IndianRules, seed: int = 0):
         self.rules = rules
         self.rng = random.Random(seed)
+        self.threw: set[Card] = set()
+        """Cards this seat has thrown in the current hand."""
 
     def wilds(self, seen: _Seen) -> Wilds:
         return self.rules.wilds(seen.indicator)
@@ -106,7 +108,9 @@ class _IndianBot(ABC):
         if "show" in seen.legal:
             return _show(self.rules, view)
         if "draw" in seen.legal:
-            return self.start(seen, view)
+            if seen.draws[seen.seat] == 0:  # the first turn of a hand
+                self.threw = set()
+            return self._no_take_back(seen, self.start(seen, view))
         analysis = analyse_draw(seen.hand, self.rules, seen.wilds)
         declare = _declare(seen.seat, analysis)
         if declare is not None:
@@ -125,7 +129,21 @@ class _IndianBot(ABC):
             )
             best = min(analysis.options, key=lambda o: (o.arrangement.points, o.arrangement.raw))
             analysis = replace(analysis, discard=best.card, after_discard=best.arrangement)
-        return Discard(seen.seat, self.throw(seen, analysis))
+        card = self.throw(seen, analysis)
+        self.threw.add(card)
+        return Discard(seen.seat, card)
+
+    def _no_take_back(self, seen: _Seen, action: Action) -> Action:
+        """Never take a card this seat threw earlier in the hand, unless it declares with
+        it. Without this, players who each take the discard and throw another card can
+        pass a few cards round for ever (2S, 5C, 6D between two strategic players hung
+        a pool-101 match): in every such cycle someone takes a card back."""
+        top = seen.top
+        if not isinstance(action, TakeDiscard) or top is None or top not in self.threw:
+            return action
+        if analyse_draw([*seen.hand, top], self.rules, seen.wilds).declare_with is not None:
+            return action
+        return Draw(seen.seat)
 
     @abstractmethod
     def start(self, seen: _Seen, view: Mapping[str, Any]) -> Action:
