@@ -348,18 +348,22 @@ def test_a_stopped_run_ends_its_worker_processes_at_once() -> None:
     """Ctrl-C (or SIGTERM) during a process run: the workers are ended with it, not left
     to play their current games to the end while the program waits for them."""
     import multiprocessing
+    from multiprocessing.connection import wait
 
     spec = TournamentSpec("robbers", ("greedy", "greedy"), deals=40, seed=1)
     seen: list[GameResult] = []
+    workers: list[multiprocessing.Process] = []
 
     def stop_after_the_first(result: GameResult) -> None:
         seen.append(result)
-        assert multiprocessing.active_children()  # the other worker is still playing
+        workers.extend(multiprocessing.active_children())
         raise KeyboardInterrupt
 
     out = run_tournament(spec, workers=2, progress=stop_after_the_first)
     assert out.interrupted and out.results == seen
-    assert multiprocessing.active_children() == []
+    assert len(workers) == 2
+    sentinels = [w.sentinel for w in workers]
+    assert len(wait(sentinels, timeout=0)) == 2  # both have exited (no waiting here)
 
 
 def test_a_run_without_a_terminal_logs_its_progress_in_lines(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import json
 import signal
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait as wait_for
 from pathlib import Path
 from typing import Any
 
@@ -195,8 +196,12 @@ def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         process.terminate()
-    for process in processes:
-        process.join()
+    # Wait until every one has exited (their sentinels stay open while this list holds
+    # them); the pool's own thread reaps them (a join here would race it for the status).
+    pending = [process.sentinel for process in processes]
+    while pending:
+        ready = wait_for(pending)
+        pending = [s for s in pending if s not in ready]
 
 
 def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Games:
