@@ -375,20 +375,25 @@ def test_a_run_without_a_terminal_logs_its_progress_in_lines(tmp_path: Path) -> 
     assert lines[-1].endswith("ETA 0:00:00")
 
 
-def test_pool_matches_between_strategic_bots_end() -> None:
-    """Pool-101 matches that never ended: once the greedy players were out, the two
-    strategic players took the discard and threw the same card straight back, for ever
-    (the rules allow it, and the stock never shrinks). Bots no longer throw back the card
-    they just took when they hold another."""
-    spec = TournamentSpec(
+def _pool_ladder_step(a: str, b: str, *, deals: int) -> TournamentSpec:
+    """A pool-101 step of the ladder (seed 1, A,B,A,B), stopped after 5,000 actions."""
+    return TournamentSpec(
         game="indian13",
-        bots=("strategic", "greedy", "strategic", "greedy"),
-        deals=200,
+        bots=(a, b, a, b),
+        deals=deals,
         seed=1,
         unit="match",
         options={"match.format": "POOL_101"},
         max_actions=5000,
     )
+
+
+def test_pool_matches_between_strategic_bots_end() -> None:
+    """Pool-101 matches that never ended: once the greedy players were out, the two
+    strategic players took the discard and threw the same card straight back, for ever
+    (the rules allow it, and the stock never shrinks). Bots no longer throw back the card
+    they just took when they hold another."""
+    spec = _pool_ladder_step("strategic", "greedy", deals=200)
     for deal, rotation in ((70, 1), (137, 1)):
         result = run_game(spec, deal, rotation)
         assert result.error is None and result.winners, (deal, rotation, result.error)
@@ -399,16 +404,7 @@ def test_pool_matches_where_cards_go_round_end() -> None:
     each took the discard and threw another card, passing 2S, 5C and 6D round for ever.
     In every such cycle someone takes back a card it threw, and bots no longer do that
     (unless it lets them declare)."""
-    spec = TournamentSpec(
-        game="indian13",
-        bots=("expert", "strategic", "expert", "strategic"),
-        deals=1000,
-        seed=1,
-        unit="match",
-        options={"match.format": "POOL_101"},
-        max_actions=5000,
-    )
-    result = run_game(spec, 584, 0)
+    result = run_game(_pool_ladder_step("expert", "strategic", deals=1000), 584, 0)
     assert result.error is None and result.winners, result.error
 
 
