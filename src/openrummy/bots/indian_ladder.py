@@ -327,13 +327,14 @@ class IndianExpertBot(IndianStrategicBot):
             pool.subtract([seen.indicator])
         return sorted((+pool).elements(), key=Card.sort_key)
 
-    def _expected_next(self, hand: list[Card], seen: _Seen, draws: Sequence[Card]) -> float:
-        """Mean deadwood points after drawing each of ``draws`` and throwing the best card."""
+    def _expected_next(self, hand: list[Card], seen: _Seen, draws: Mapping[Card, int]) -> float:
+        """Expected deadwood points after the next draw and the best throw: the mean over
+        ``draws`` (each unseen card with its number of copies), 0 where the hand declares."""
         total = 0.0
-        for x in draws:
+        for x, copies in draws.items():
             v = throw_value([*hand, x], self.rules, seen.wilds)
-            total += 0 if v.declares else v.points
-        return total / max(1, len(draws))
+            total += 0 if v.declares else copies * v.points
+        return total / max(1, sum(draws.values()))
 
     def _feeds_next(self, card: Card, seen: _Seen, hands: Sequence[Sequence[Card]]) -> float:
         """Share of the sampled hands of the next player in which ``card`` fits a meld."""
@@ -352,10 +353,9 @@ class IndianExpertBot(IndianStrategicBot):
             key=lambda o: (self.cost(o.arrangement, o.card, seen), o.card.sort_key()),
         )
         pool = self.unseen(seen)
-        # Every candidate is judged on the same sampled draws and opponents' hands (common
-        # random numbers): the comparison between candidates is then far less noisy than
-        # with samples of their own.
-        draws = self.rng.sample(pool, min(self.samples, len(pool)))
+        # Every candidate is judged on every possible next draw (exactly, weighted by the
+        # copies unseen) and on the same sampled opponents' hands (common random numbers).
+        draws = Counter(pool)
         size = self.rules.deal.hand_size
         recent = self.memory.taken[-3:]
         hands = [
@@ -388,8 +388,7 @@ class IndianExpertBot(IndianStrategicBot):
             return Draw(seen.seat)
         pool = self.unseen(seen)
         taken_value = after.after_discard.points
-        draws = self.rng.sample(pool, min(self.samples, len(pool)))
-        drawn_value = self._expected_next(list(seen.hand), seen, draws)
+        drawn_value = self._expected_next(list(seen.hand), seen, Counter(pool))
         # Taking shows the card to everyone; ask for a clear gain.
         return TakeDiscard(seen.seat) if taken_value + 2 < drawn_value else Draw(seen.seat)
 
