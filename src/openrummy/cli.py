@@ -317,15 +317,23 @@ def list_bots(
 ) -> None:
     """List the computer players, weakest first, with a line on each."""
     from openrummy.bots import bot_infos
-    from openrummy.rules import find_preset
+    from openrummy.rules import find_preset, preset_names
 
     try:
         family = getattr(find_preset(game), "family", "manipulation") if game else None
     except RummyError as e:
         raise _fail(str(e)) from None
-    for info in bot_infos(family):
-        families = ", ".join(sorted(info.families))
-        typer.echo(f"{info.name:10} {info.description} [{families}]")
+    games: dict[str, list[str]] = {}
+    for name in preset_names():
+        games.setdefault(getattr(find_preset(name), "family", "manipulation"), []).append(name)
+    infos = bot_infos(family)
+    for fam in sorted({f for i in infos for f in i.families}):
+        if family is not None and fam != family:
+            continue
+        typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")
+        for info in infos:
+            if fam in info.families:
+                typer.echo(f"  {info.name:10} {info.description}")
 
 
 def _duration(seconds: float) -> str:

@@ -411,3 +411,9 @@ def test_pool_matches_where_cards_go_round_end() -> None:
 def test_bots_command_lists_bots() -> None:
     res = CliRunner().invoke(app, ["bots"])
     assert res.exit_code == 0 and "simple" in res.output and "random" in res.output
+    # each family's own bots, also where two families share a name (both have a greedy)
+    assert "manipulation games" in res.output and "indian games" in res.output
+    assert "the exact solver's best play" in res.output
+    assert "takes the discard if it lowers its deadwood" in res.output
+    indian = CliRunner().invoke(app, ["bots", "--game", "indian13"])
+    assert "indian games" in indian.output and "manipulation games" not in indian.output

@@ -30,13 +30,17 @@ def register_bot(info: BotInfo) -> None:
 
 
 def bot_infos(family: str | None = None) -> list[BotInfo]:
-    """Registered bots (for one family, or all), weakest first."""
+    """Registered bots (for one family, or all), weakest first.
+
+    Without a family, a name that two families implement differently (Indian ``greedy`` and
+    the manipulation games' ``greedy``) is listed once per implementation.
+    """
     _load(family)
-    seen: dict[str, BotInfo] = {}
-    for (name, fam), info in _BOTS.items():
+    seen: dict[int, BotInfo] = {}
+    for (_name, fam), info in _BOTS.items():
         if family is None or fam == family:
-            seen.setdefault(name, info)
-    return sorted(seen.values(), key=lambda i: (i.level, i.name))
+            seen.setdefault(id(info), info)
+    return sorted(seen.values(), key=lambda i: (i.level, i.name, sorted(i.families)))
 
 
 _FAMILY_MODULES = {
