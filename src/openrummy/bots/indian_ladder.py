@@ -8,10 +8,10 @@ counts, standings) and uses the exact hand solver for its judgements.
 * ``strategic``: works towards the pure sequence first, keeps cards that are one card away
   from a meld, tracks what others take from and throw to the discard pile (no feeding, safe
   throws), drops bad hands early and plays pool matches with its total in mind.
-* ``expert``: searches with hidden information: it samples the unseen cards (the stock order
-  and the opponents' hands, consistent with everything public) and compares its best few
-  candidate moves by their expected result one draw ahead, and by how likely the next player
-  can use what it throws.
+* ``expert``: searches with hidden information: it compares its best few candidate moves by
+  their exact expected result one draw ahead (the mean over every card it cannot see, each
+  weighted by its unseen copies), and by how likely the next player can use what it throws
+  (judged on opponents' hands sampled from the unseen cards and what they took).
 """
 
 from __future__ import annotations
@@ -307,7 +307,8 @@ class IndianStrategicBot(_IndianBot):
 
 
 class IndianExpertBot(IndianStrategicBot):
-    """Determinized look-ahead: samples the unseen cards to compare its best candidates."""
+    """One-draw look-ahead over every unseen card, and sampled opponents' hands, to compare
+    its best candidates (``samples`` hands; ``candidates`` best throws by strategic's cost)."""
 
     name = "expert"
 
@@ -410,7 +411,7 @@ for _info in (
     ),
     BotInfo(
         "expert",
-        "samples the unseen cards and compares its best moves one draw ahead (determinized search)",
+        "compares its best moves by their expected result over every possible next draw, and by sampled opponents' hands",
         frozenset({"indian"}),
         lambda rules, seed: IndianExpertBot(rules, seed),
         level=3,
