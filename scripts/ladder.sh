@@ -29,6 +29,9 @@ run rummikub-greedy-random    rummikub greedy,random
 run rummikub-strategic-greedy rummikub strategic,greedy
 run rummikub-expert-strategic rummikub expert,strategic
 run rummikub-expert-greedy    rummikub expert,greedy
+# For scale against rummi's ladder, whose greedy never rearranges (our simple bot's kind).
+run rummikub-greedy-simple    rummikub greedy,simple
+run rummikub-expert-simple    rummikub expert,simple
 # Indian Rummy 13 cards, points, 2 players (judged by points).
 run indian-greedy-random      indian13 greedy,random
 run indian-strategic-greedy   indian13 strategic,greedy
