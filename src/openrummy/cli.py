@@ -327,9 +327,7 @@ def list_bots(
     for name in preset_names():
         games.setdefault(getattr(find_preset(name), "family", "manipulation"), []).append(name)
     infos = bot_infos(family)
-    for fam in sorted({f for i in infos for f in i.families}):
-        if family is not None and fam != family:
-            continue
+    for fam in [family] if family else sorted({f for i in infos for f in i.families}):
         typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")
         for info in infos:
             if fam in info.families:

@@ -34,8 +34,7 @@ def test_the_look_ahead_is_the_mean_over_every_unseen_card() -> None:
                     len(pool)
                     == rules.deck.standard_decks * 52 + rules.deck.printed_jokers - visible
                 )
-                rest = list(seen.hand)
-                rest.remove(rest[0])
+                rest = seen.hand[1:]
                 want = 0.0
                 for x in pool:  # every copy on its own
                     a = analyse_draw([*rest, x], rules, seen.wilds)
