@@ -320,12 +320,12 @@ def list_bots(
     from openrummy.rules import find_preset, preset_names
 
     try:
-        family = getattr(find_preset(game), "family", "manipulation") if game else None
+        family = find_preset(game).family if game else None
     except RummyError as e:
         raise _fail(str(e)) from None
     games: dict[str, list[str]] = {}
     for name in preset_names():
-        games.setdefault(getattr(find_preset(name), "family", "manipulation"), []).append(name)
+        games.setdefault(find_preset(name).family, []).append(name)
     infos = bot_infos(family)
     for fam in [family] if family else sorted({f for i in infos for f in i.families}):
         typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")

@@ -60,7 +60,7 @@ def _load(family: str | None) -> None:
 
 def make_bot(name: str, rules: Any, seed: int = 0) -> Bot:
     """A new bot ``name`` for ``rules``' family; raises ValueError naming the known bots."""
-    family = getattr(rules, "family", "manipulation")
+    family = rules.family
     _load(family)
     key = (name.strip().lower(), family)
     if key not in _BOTS:

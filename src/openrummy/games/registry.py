@@ -27,7 +27,7 @@ def register_family(family: str, factory: Callable[..., Match]) -> None:
 
 def new_match(rules: Any, players: int, **kwargs: Any) -> Match:
     """A new match of ``rules``' family (``seed``, ``decks``, ``clock`` … as keywords)."""
-    family = getattr(rules, "family", "manipulation")
+    family = rules.family
     if family not in _FAMILIES and family in _MODULES:
         with contextlib.suppress(ModuleNotFoundError):
             importlib.import_module(_MODULES[family])

@@ -150,8 +150,8 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             out.append(
                 {
                     "name": name,
-                    "title": getattr(rules, "title", name),
-                    "family": getattr(rules, "family", "manipulation"),
+                    "title": rules.title,
+                    "family": rules.family,
                     "players": [rules.players.min, rules.players.max],
                 }
             )

@@ -138,10 +138,10 @@ def _cards(texts: list[str]) -> list[Card]:
 # -- rules ------------------------------------------------------------------------------------
 def rules_info(rules: Any) -> dict[str, Any]:
     """What a page shows of a table's rules, beside every option by its RULES.md name."""
-    family = getattr(rules, "family", "manipulation")
+    family = rules.family
     out: dict[str, Any] = {
         "preset": rules.name,
-        "title": getattr(rules, "title", rules.name),
+        "title": rules.title,
         "family": family,
         "options": rules.options(),
     }

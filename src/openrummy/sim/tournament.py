@@ -103,7 +103,7 @@ class TournamentSpec:
 
 def _single_unit_format(rules: Any) -> str | None:
     """The match format that plays exactly one round (hand) of this family."""
-    if getattr(rules, "family", "manipulation") == "manipulation":
+    if rules.family == "manipulation":
         return MatchFormat.SINGLE_ROUND.value
     return MatchFormat.POINTS.value
 
