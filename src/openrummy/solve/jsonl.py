@@ -40,7 +40,7 @@ __all__ = ["parse_position", "play_to_json", "solve_line", "solve_lines"]
 
 
 def parse_position(
-    data: Mapping[str, Any],
+    data: Mapping[str, object],
 ) -> tuple[ManipulationRules, list[Meld] | list[Card], list[Card], bool]:
     """Rules, table, hand and ``opened`` from one decoded input object."""
     if not isinstance(data, Mapping):
@@ -87,7 +87,9 @@ def _item(token: object) -> MeldItem:
     return MeldItem.parse(token)
 
 
-def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, Any]:
+def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, object]:
+    """The answer line's object (values are JSON values, typed ``object`` because their
+    shape depends on the key)."""
     return {
         "count": play.count,
         "value": play.value,
@@ -99,7 +101,7 @@ def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, A
     }
 
 
-def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dict[str, Any]:
+def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dict[str, object]:
     """The answer to one input line as a JSON-ready object (errors included)."""
     try:
         data = json.loads(line)
