@@ -306,3 +306,19 @@ def test_bad_input_raises_precise_errors(settings: SolverSettings) -> None:
 def test_undeclared_joker_on_the_table_gets_an_identity(settings: SolverSettings) -> None:
     play = solve(settings, "robbers", melds("[5S 6S JK]"), "8S")
     assert play.count == 1
+
+
+def test_solver_settings_are_checked_and_frozen() -> None:
+    import dataclasses
+
+    with pytest.raises(ConfigError, match="dp_budget"):
+        SolverSettings(dp_budget=-1)
+    with pytest.raises(ConfigError, match="compiled"):
+        SolverSettings(compiled=1)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="race_step"):
+        SolverSettings(race_step=True)
+    with pytest.raises(ConfigError, match="compiled_state_factor"):
+        SolverSettings(compiled_state_factor=0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SolverSettings().compiled = False  # type: ignore[misc]
+    assert SolverSettings(open_splits=4) == SolverSettings(open_splits=4)

@@ -3,7 +3,7 @@
 :mod:`._dp` (the Python search and the question loop), :mod:`._fast` (the compiled search)
 and :mod:`._milp` (the integer program) all read a :class:`CoreProblem` under a
 :class:`CoreSpec` and answer with a :class:`CoreResult`; the set tables below turn the
-naturals of one rank into sets for each of them. This module imports none of them, so
+naturals of one rank into sets for both searches. This module imports none of them, so
 the three import it and each other in one direction only (``_dp`` may load ``_fast``).
 """
 
@@ -176,7 +176,9 @@ class Prover(Protocol):
     def states(self) -> int: ...
 
     @property
-    def upper_after(self) -> int: ...
+    def upper_after(self) -> int:
+        """States the first question may visit before the outside bound is asked (the
+        search's own setting: ``lp_after`` or ``compiled_lp_after``)."""
 
     @property
     def upper_on_no(self) -> bool:
