@@ -8,9 +8,9 @@ of 0). Both must be exact.
 from __future__ import annotations
 
 import pytest
-from conftest import check_play, movable_cards
-from ilp_reference import optimum
 
+from helpers.ilp_reference import optimum
+from helpers.positions import check_play, movable_cards
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError, find_preset
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import _dp as dp_module
