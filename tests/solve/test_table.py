@@ -9,9 +9,9 @@ the integer program that takes over when the dynamic program's state budget runs
 from __future__ import annotations
 
 import pytest
-from conftest import check_play, movable_cards
-from ilp_reference import optimum
 
+from helpers.ilp_reference import optimum
+from helpers.positions import check_play, movable_cards
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError, find_preset
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import SolverSettings, arrange, best_play, can_arrange

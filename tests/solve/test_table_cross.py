@@ -11,11 +11,11 @@ import os
 from collections import Counter
 
 import pytest
-from conftest import Position, check_play, movable_cards, opening_position, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ilp_reference import Optimum, optimum
 
+from helpers.ilp_reference import Optimum, optimum
+from helpers.positions import Position, check_play, movable_cards, opening_position, random_position
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
