@@ -32,7 +32,10 @@ OptionList = Annotated[
     typer.Option(
         "--option",
         "-o",
-        help="Override a rule option by its RULES.md name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable).",
+        help=(
+            "Override a rule option by name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable). "
+            "Every option and its values: docs/rules/, or rummy presets NAME."
+        ),
     ),
 ]
 
@@ -113,13 +116,25 @@ def presets(
         for n in preset_names():
             rules = find_preset(n)
             typer.echo(f"{n:16} {getattr(rules, 'title', n)}")
+        typer.echo(
+            "\nEvery option of one preset: rummy presets NAME; what each means: docs/rules/."
+        )
         return
     try:
         rules = find_preset(name)
     except RummyError as e:
         raise _fail(str(e)) from None
+    from openrummy.rules.reference import format_value
+
     for key, value in rules.options().items():
-        typer.echo(f"{key:40} {value}")
+        typer.echo(f"{key:40} {format_value(value)}")
+    typer.echo(f"\nWhat each option means, and its allowed values: docs/rules/{_rules_page(rules)}")
+
+
+def _rules_page(rules: Any) -> str:
+    from openrummy.rules.reference import FAMILIES
+
+    return FAMILIES.get(rules.family, "")
 
 
 # -- demo: a bot game printed turn by turn ----------------------------------------------------
