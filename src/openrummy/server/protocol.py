@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from .errors import ErrorCode
+
 __all__ = [
     "PROTOCOL_VERSION",
     "ActionMessage",
@@ -304,6 +306,6 @@ class UpdateMessage(BaseModel):
 
 class ErrorMessage(BaseModel):
     type: Literal["error"]
-    code: str
+    code: ErrorCode
     message: str
     reply_to: MessageId | None = None
