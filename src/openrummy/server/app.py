@@ -326,6 +326,7 @@ async def _dispatch(
     reply_to: str | int | None,
 ) -> None:
     if isinstance(message, PingMessage):
+        _once(conn, reply_to)
         conn.send({"type": "pong", "reply_to": reply_to})
         return
     if isinstance(message, HelloMessage):
@@ -338,10 +339,7 @@ async def _dispatch(
         return
     if conn.live is None:
         raise ServiceError(ErrorCode.HELLO_FIRST, "send hello first (with your seat token to play)")
-    if reply_to is not None and not conn.remember(reply_to):
-        raise ServiceError(
-            ErrorCode.DUPLICATE, f"message {reply_to!r} was received already: it is not done twice"
-        )
+    _once(conn, reply_to)
     if isinstance(message, SyncMessage):
         await service.sync(conn, reply_to)
     elif isinstance(message, ResumeMessage):
@@ -369,6 +367,14 @@ async def _dispatch(
         )
         if err is not None:
             raise err
+
+
+def _once(conn: Conn, reply_to: str | int | None) -> None:
+    """Refuse a message whose id this connection has seen already (a replay)."""
+    if reply_to is not None and not conn.remember(reply_to):
+        raise ServiceError(
+            ErrorCode.DUPLICATE, f"message {reply_to!r} was received already: it is not done twice"
+        )
 
 
 def serve(settings: Settings) -> None:

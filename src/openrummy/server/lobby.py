@@ -14,7 +14,7 @@ from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
 from . import fairness
-from .core import ServiceCore, hash_token, words
+from .core import ServiceCore, client_view, hash_token, words
 from .errors import ErrorCode, ServiceError
 from .protocol import (
     CreatedTable,
@@ -318,4 +318,8 @@ class Lobby(ServiceCore):
             raise ServiceError(ErrorCode.NO_GAME, f"table {table_id} has not started a game", 404)
         async with live.lock:  # not in the middle of storing an action
             now = self.clock()
-            return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now)}
+            return {
+                "seq": live.seq,
+                "now": now,
+                "view": client_view(live.match.view(None, now=now)),
+            }

@@ -26,10 +26,10 @@ import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
-from openrummy.errors import IllegalActionError, RummyError
+from openrummy.errors import IllegalActionError
 
 from . import fairness
-from .core import Live, ServiceCore, deadline, dumps
+from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps
 from .errors import ErrorCode, ServiceError
 from .lobby import table_info
 from .store import ActionRow, SeqConflict
@@ -37,13 +37,9 @@ from .store import ActionRow, SeqConflict
 if TYPE_CHECKING:
     from .sessions import Conn
 
-__all__ = ["SERVER_ONLY", "Referee"]
+__all__ = ["Referee"]
 
 log = logging.getLogger("openrummy.server")
-
-
-SERVER_ONLY = frozenset({"timeout"})
-"""Actions only the server may take: the turn timer is the server's clock, not the client's."""
 
 
 class Referee(ServiceCore):
@@ -126,7 +122,8 @@ class Referee(ServiceCore):
             )
         try:
             action = match.parse_action(text, seat)
-        except RummyError as e:
+        except ValueError as e:
+            # A NotationError, or Python's own refusal (an integer of more than 4,300 digits).
             raise ServiceError(ErrorCode.BAD_ACTION, str(e)) from None
         if actor == "seat" and str(action) in SERVER_ONLY:
             raise ServiceError(
@@ -198,8 +195,7 @@ class Referee(ServiceCore):
         self._send_all(live, {"type": "table", "table": self._table_json(live)})
         self._reveal(live)
         self._schedule(live, owner=True)
-        if not live.conns and self.live.get(live.id) is live:
-            del self.live[live.id]  # a finished game nobody watches lives on in the database
+        self._release(live)  # a finished game nobody watches lives on in the database
 
     def _reveal(self, live: Live) -> None:
         game = live.row.game
@@ -234,7 +230,7 @@ class Referee(ServiceCore):
                 "type": "update",
                 "seq": live.seq,
                 "event": event,
-                "view": view,
+                "view": client_view(view),
                 "now": now,
                 "deadline": deadline(view, now),
                 "reply_to": None,

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .core import Live, ServiceCore, deadline, dumps
+from .core import Live, ServiceCore, client_view, deadline, dumps
 from .errors import ErrorCode, ServiceError
 from .policy import TokenBucket, away_policy
 from .protocol import (
@@ -85,6 +85,8 @@ class Sessions(ServiceCore):
                 )
         if conn.live is not None and conn.live is not live:
             self.disconnect(conn)
+        # A table someone is connected to is held in ``live`` (one copy for all of them).
+        live = self.live.setdefault(live.id, live)
         conn.live = live
         conn.role = "seat" if seat is not None else "spectator"
         conn.seat = seat.idx if seat is not None else None
@@ -111,7 +113,7 @@ class Sessions(ServiceCore):
         live = conn.live
         assert live is not None
         now = self.clock()
-        view = live.match.view(conn.seat, now=now) if live.match is not None else None
+        view = client_view(live.match.view(conn.seat, now=now)) if live.match is not None else None
         conn.send(
             {
                 "type": "welcome",
@@ -148,9 +150,7 @@ class Sessions(ServiceCore):
             and seat not in live.grace
         ):
             live.grace[seat] = self.spawn(self._grace(live, seat))
-        if not live.conns and not live.running and self.live.get(live.id) is live:
-            # Nobody watches a table that no longer plays: let it go.
-            del self.live[live.id]
+        self._release(live)  # nobody watches a table that no longer plays: let it go
 
     async def _grace(self, live: Live, seat: int) -> None:
         await asyncio.sleep(self.settings.disconnect_grace)

@@ -43,6 +43,7 @@ from openrummy.games.registry import new_match
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
 
+from .core import client_view
 from .errors import ErrorCode, ServiceError
 from .service import Live, TableService, hash_token
 
@@ -211,7 +212,7 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
             action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
             match.apply(action)
         now = actions[step - 1].at if step else game.started_at
-        view = match.view(None, now=now)
+        view = client_view(match.view(None, now=now))
         hands = []
         for s in range(row.players):
             try:
