@@ -128,7 +128,7 @@ def fuzz_match(
     rules = find_preset(game_name, options)
     rng = random.Random(f"fuzz {case} {seed}")
     players = rng.randint(rules.players.min, min(rules.players.max, 4))
-    match = new_match(rules, players, seed=seed, started_at=0.0, clock=lambda: 0.0)
+    match: Any = new_match(rules, players, seed=seed, started_at=0.0, clock=lambda: 0.0)
     bots = [make_bot("random", rules, seed * 10 + s) for s in range(players)]
     report = MatchReport(case, seed)
 
