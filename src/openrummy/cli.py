@@ -32,7 +32,10 @@ OptionList = Annotated[
     typer.Option(
         "--option",
         "-o",
-        help="Override a rule option by its RULES.md name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable).",
+        help=(
+            "Override a rule option by its RULES.md name, e.g. -o meld.ace_mode=WRAPAROUND, "
+            "or a pool match: -o match.format=POOL -o pool.threshold=201 (repeatable)."
+        ),
     ),
 ]
 

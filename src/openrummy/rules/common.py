@@ -8,6 +8,7 @@ from enum import Enum
 from openrummy.melds import AceMode
 
 __all__ = [
+    "LEGACY_POOL_FORMATS",
     "AceMode",
     "DeckKind",
     "DeckOptions",
@@ -40,9 +41,20 @@ class MatchFormat(Enum):
     SINGLE_ROUND = "SINGLE_ROUND"
     # Indian Rummy formats (RULES.md §5.5)
     POINTS = "POINTS"
-    POOL_101 = "POOL_101"
-    POOL_201 = "POOL_201"
+    POOL = "POOL"
+    """Hands until one player is left below ``pool.threshold`` (61, 101 or 201)."""
     DEALS = "DEALS"
+    FIXED_HANDS = "FIXED_HANDS"
+    """``match.hands`` hands; the lowest total wins."""
+
+
+#: Match-format names of earlier versions, read as (format, pool.threshold); records and
+#: option lists that use them still load (see docs/record-format.md).
+LEGACY_POOL_FORMATS: dict[str, tuple[MatchFormat, int]] = {
+    "POOL_61": (MatchFormat.POOL, 61),
+    "POOL_101": (MatchFormat.POOL, 101),
+    "POOL_201": (MatchFormat.POOL, 201),
+}
 
 
 class FirstDealer(Enum):

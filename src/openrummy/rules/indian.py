@@ -39,6 +39,7 @@ from openrummy.cards import Card, Suit
 from openrummy.errors import ConfigError
 from openrummy.melds import AceMode, MeldRules
 from openrummy.rules.common import (
+    LEGACY_POOL_FORMATS,
     DeckKind,
     DeckOptions,
     FirstDealer,
@@ -257,9 +258,15 @@ class PapluOptions:
 
 @dataclass(frozen=True, slots=True)
 class PoolOptions:
+    threshold: int = 101
+    """The total that eliminates a player of a ``POOL`` match (61, 101 or 201)."""
     elimination: PoolElimination = PoolElimination.REACH
     drop_values_201: tuple[int, int] | None = None
     """(first, middle) drop values of the 201 pool; overrides ``drop.*`` when set (E17)."""
+
+
+#: The pool thresholds of RULES.md §5.5 (101, 201) and the 61 pool of the big Indian apps.
+POOL_THRESHOLDS: Final = (61, 101, 201)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +279,7 @@ class DealsOptions:
 class IndianMatchOptions:
     format: MatchFormat = MatchFormat.POINTS
     hands: int = 3
-    """Hands of a fixed-length match (RULES.md's FIXED_HANDS = ``ROUNDS_LOWEST_TOTAL``)."""
+    """Hands of a ``FIXED_HANDS`` match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,10 +307,9 @@ _TUPLE_OPTIONS: Final = {
 
 _MATCH_FORMATS: Final = (
     MatchFormat.POINTS,
-    MatchFormat.POOL_101,
-    MatchFormat.POOL_201,
+    MatchFormat.POOL,
     MatchFormat.DEALS,
-    MatchFormat.ROUNDS_LOWEST_TOTAL,
+    MatchFormat.FIXED_HANDS,
 )
 
 
@@ -345,9 +351,20 @@ class IndianRules(OptionSet):
         return out
 
     def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
-        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``."""
+        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``.
+
+        Earlier names of the match formats are read as today's: ``POOL_101`` / ``POOL_201``
+        (and ``POOL_61``) as ``POOL`` with that ``pool.threshold``, ``ROUNDS_LOWEST_TOTAL``
+        as ``FIXED_HANDS``.
+
+        >>> from openrummy.rules import find_preset
+        >>> r = find_preset("indian13", {"match.format": "POOL_201"})
+        >>> r.match.format.name, r.pool.threshold
+        ('POOL', 201)
+        """
         merged: dict[str, object] = dict(overrides or {})
         merged.update(kw)
+        _upgrade_match_format(merged)
         tuples: dict[str, dict[str, object]] = {}
         for key in [k for k in merged if k in _TUPLE_OPTIONS]:
             section, _, name = key.partition(".")
@@ -431,6 +448,11 @@ class IndianRules(OptionSet):
                 "a later drop never costs less"
             )
         pool = self.pool
+        if pool.threshold not in POOL_THRESHOLDS:
+            yield (
+                f"pool.threshold = {pool.threshold}: pools are played to "
+                + ", ".join(map(str, POOL_THRESHOLDS))
+            )
         if pool.drop_values_201 is not None:
             first, middle = pool.drop_values_201
             if first < 0 or middle < first:
@@ -611,13 +633,14 @@ class IndianRules(OptionSet):
 
     def drop_values(self) -> tuple[int, int]:
         """(first, middle) drop penalties in force, with the 201-pool override (§5.5)."""
-        if self.match.format is MatchFormat.POOL_201 and self.pool.drop_values_201 is not None:
+        if self.pool_threshold == 201 and self.pool.drop_values_201 is not None:
             return self.pool.drop_values_201
         return self.drop.first, self.drop.middle
 
     @property
     def pool_threshold(self) -> int | None:
-        return {MatchFormat.POOL_101: 101, MatchFormat.POOL_201: 201}.get(self.match.format)
+        """``pool.threshold`` in a ``POOL`` match, else ``None``."""
+        return self.pool.threshold if self.match.format is MatchFormat.POOL else None
 
     def max_copies(self, card: Card, indicator: Card | None = None) -> int:
         """How many copies of ``card`` the decks hold outside the out-of-play indicator."""
@@ -641,6 +664,28 @@ class IndianRules(OptionSet):
 
     def summary(self) -> str:
         return f"{self.title} ({self.name})"
+
+
+def _upgrade_match_format(merged: dict[str, object]) -> None:
+    """Rewrite earlier match-format names in an override mapping to today's (in place)."""
+    raw = merged.get("match.format")
+    if not isinstance(raw, str):
+        return
+    key = raw.strip().upper()
+    if key == MatchFormat.ROUNDS_LOWEST_TOTAL.name:
+        merged["match.format"] = MatchFormat.FIXED_HANDS.name
+        return
+    if key not in LEGACY_POOL_FORMATS:
+        return
+    fmt, threshold = LEGACY_POOL_FORMATS[key]
+    given = merged.get("pool.threshold")
+    if given is not None and str(given).strip() != str(threshold):
+        raise ConfigError(
+            f"match.format = {raw} means pool.threshold = {threshold}, "
+            f"but pool.threshold = {given} is given too"
+        )
+    merged["match.format"] = fmt.name
+    merged["pool.threshold"] = threshold
 
 
 def _ladder(points: tuple[int, int, int], n: int) -> int:
