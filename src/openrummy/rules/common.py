@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from openrummy.errors import ConfigError
 from openrummy.melds import AceMode
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "MatchFormat",
     "PlayersOptions",
     "ScoringMode",
+    "upgrade_pool_format",
 ]
 
 
@@ -55,6 +57,25 @@ LEGACY_POOL_FORMATS: dict[str, tuple[MatchFormat, int]] = {
     "POOL_101": (MatchFormat.POOL, 101),
     "POOL_201": (MatchFormat.POOL, 201),
 }
+
+
+def upgrade_pool_format(merged: dict[str, object], *, threshold_option: bool = True) -> None:
+    """Rewrite ``match.format = POOL_101`` (and ``POOL_201``, ``POOL_61``) in an override
+    mapping to ``POOL`` with that ``pool.threshold``, in place (without the threshold for a
+    family that has no ``pool`` options, whose validation then names the format)."""
+    raw = merged.get("match.format")
+    if not isinstance(raw, str) or raw.strip().upper() not in LEGACY_POOL_FORMATS:
+        return
+    fmt, threshold = LEGACY_POOL_FORMATS[raw.strip().upper()]
+    given = merged.get("pool.threshold")
+    if given is not None and str(given).strip() != str(threshold):
+        raise ConfigError(
+            f"match.format = {raw} means pool.threshold = {threshold}, "
+            f"but pool.threshold = {given} is given too"
+        )
+    merged["match.format"] = fmt.name
+    if threshold_option:
+        merged["pool.threshold"] = threshold
 
 
 class FirstDealer(Enum):

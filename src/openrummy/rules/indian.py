@@ -39,7 +39,6 @@ from openrummy.cards import Card, Suit
 from openrummy.errors import ConfigError
 from openrummy.melds import AceMode, MeldRules
 from openrummy.rules.common import (
-    LEGACY_POOL_FORMATS,
     DeckKind,
     DeckOptions,
     FirstDealer,
@@ -47,6 +46,7 @@ from openrummy.rules.common import (
     MatchFormat,
     PlayersOptions,
     ScoringMode,
+    upgrade_pool_format,
 )
 from openrummy.rules.options import OptionSet
 
@@ -669,23 +669,9 @@ class IndianRules(OptionSet):
 def _upgrade_match_format(merged: dict[str, object]) -> None:
     """Rewrite earlier match-format names in an override mapping to today's (in place)."""
     raw = merged.get("match.format")
-    if not isinstance(raw, str):
-        return
-    key = raw.strip().upper()
-    if key == MatchFormat.ROUNDS_LOWEST_TOTAL.name:
+    if isinstance(raw, str) and raw.strip().upper() == MatchFormat.ROUNDS_LOWEST_TOTAL.name:
         merged["match.format"] = MatchFormat.FIXED_HANDS.name
-        return
-    if key not in LEGACY_POOL_FORMATS:
-        return
-    fmt, threshold = LEGACY_POOL_FORMATS[key]
-    given = merged.get("pool.threshold")
-    if given is not None and str(given).strip() != str(threshold):
-        raise ConfigError(
-            f"match.format = {raw} means pool.threshold = {threshold}, "
-            f"but pool.threshold = {given} is given too"
-        )
-    merged["match.format"] = fmt.name
-    merged["pool.threshold"] = threshold
+    upgrade_pool_format(merged)
 
 
 def _ladder(points: tuple[int, int, int], n: int) -> int:
