@@ -249,13 +249,23 @@ def test_bad_positions_name_the_token(text: str, message: str) -> None:
     assert message in str(err.value)
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    text=st.text(alphabet=st.sampled_from(list("robes |[]=JK0123456789SHDCAQT-. \n")), max_size=60)
+PIECES = st.sampled_from(
+    [
+        *("robbers", "indian13", "rummikub", "|", " ", "[", "]", "=", "-", "\n", "\t"),
+        *("JK", "10H", "R7", "K1", "2C", "♠A", "🃏", "0", "1", "2", "13", "³", "٣"),
+        *("seat", "turn", "sizes", "hand", "table", "opened", "indicator", "stock"),
+        *("discard", "draws", "dropped", "invalid", "passes", "phase", "START", "DISCARD"),
+        *("x=y", "opening.threshold=30", "match.format=POOL_101"),
+    ]
 )
-def test_random_text_never_crashes(text: str) -> None:
-    with contextlib.suppress(NotationError):
-        Position.parse("robbers |" + text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(parts=st.lists(PIECES, max_size=30), text=st.text(max_size=30))
+def test_random_text_never_crashes(parts: list[str], text: str) -> None:
+    for candidate in ("".join(parts), text):
+        with contextlib.suppress(NotationError):
+            Position.parse(candidate)
 
 
 def test_from_view_needs_a_seat() -> None:

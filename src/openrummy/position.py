@@ -67,6 +67,7 @@ _PHASES: Final = {
     "indian": ("START", "DISCARD"),
 }
 _MELD_TOKEN: Final = re.compile(r"\[[^\[\]]*\]|\S+")
+_NUMBER: Final = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,7 +421,7 @@ def _option_text(value: object) -> str:
 
 
 def _int(name: str, token: str) -> int:
-    if not token.isdigit():
+    if not _NUMBER.fullmatch(token):
         raise NotationError(f"{name}: {token!r} is not a number")
     return int(token)
 
@@ -467,7 +468,7 @@ def _build(rules: Rules, options: tuple[tuple[str, str], ...], f: Mapping[str, s
     if f.get("discard", "-") not in ("", "-"):
         tokens = f["discard"].split()
         size: int | None = None
-        if tokens[0].isdigit():
+        if _NUMBER.fullmatch(tokens[0]):
             size = int(tokens[0])
             tokens = tokens[1:]
         discard = _cards("discard", tokens)
