@@ -76,8 +76,11 @@ def arrange_lines(
         yield _pretty(answer, number) if pretty else json.dumps(answer)
 
 
-def arrange_line(text: str, *, line: int = 1) -> dict[str, Any]:
-    """The answer object for one input line; errors become ``{"error": ..., "line": n}``."""
+def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
+    """The answer object for one input line; errors become ``{"error": ..., "line": n}``.
+
+    Its values are JSON values (text, numbers, lists and objects of them), typed
+    ``object`` because their shape depends on the key."""
     if not text.lstrip().startswith("{"):
         try:
             return _answer(_from_notation(text))
@@ -151,7 +154,7 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _from_notation(text: str) -> dict[str, Any]:
+def _from_notation(text: str) -> dict[str, object]:
     """A request object from a position in notation (the seat's hand and the indicator)."""
     from openrummy.position import Position
 
