@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from openrummy import Position
 from openrummy.bots import make_bot
 from openrummy.cards import JOKER, Card, Suit
-from openrummy.errors import ConfigError, NotationError
+from openrummy.errors import ConfigError, IllegalActionError, NotationError
 from openrummy.games.indian import IndianGame, IndianMatch
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
@@ -270,6 +270,8 @@ def test_random_text_never_crashes(parts: list[str], text: str) -> None:
 
 def test_from_view_needs_a_seat() -> None:
     game = ManipulationGame(find_preset("robbers"), 2, seed=1)
+    with pytest.raises(IllegalActionError, match="no seat 2"):
+        Position.from_game(game, 2)
     with pytest.raises(NotationError, match="spectator"):
         Position.from_view(game.view(None))
     assert Position.from_view(game.view(1)) == Position.from_game(game, 1)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from openrummy.cards import Card, standard_deck, tile_set
-from openrummy.errors import ConfigError, NotationError, RummyError
+from openrummy.errors import ConfigError, IllegalActionError, NotationError, RummyError
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules
@@ -203,14 +203,14 @@ class Position:
         seat numbers are mapped to the round's)."""
         if hasattr(game, "seats") and hasattr(game, "game"):
             if seat not in game.seats:
-                raise ConfigError(f"seat {seat} does not play this round")
+                raise IllegalActionError(f"seat {seat} does not play this round")
             seat = game.seats.index(seat)
             game = game.game
         rules = game.rules
         if not 0 <= seat < game.players:
-            raise ConfigError(f"there is no seat {seat}")
+            raise IllegalActionError(f"there is no seat {seat}")
         if game.outcome is not None:
-            raise ConfigError("the round is over: a finished round has no position")
+            raise IllegalActionError("the round is over: a finished round has no position")
         common: dict[str, Any] = {
             "seat": seat,
             "turn": game.current,
@@ -243,9 +243,13 @@ class Position:
         )
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], rules: Rules | None = None) -> Position:
-        """The position a seat's view shows (``game.view(seat)``). A view names its preset
-        but not its options: pass ``rules`` when they differ from the preset's."""
+    def from_view(cls, view: Mapping[str, Any] | Any, rules: Rules | None = None) -> Position:
+        """The position a seat's view shows (``game.view(seat)``, or its JSON form). A view
+        names its preset but not its options: pass ``rules`` when they differ from the
+        preset's. A match view lists seats that sit the round out (a pool's eliminated
+        players) with no cards; :meth:`from_game` numbers the round's own seats instead."""
+        if not isinstance(view, Mapping) and hasattr(view, "to_json"):
+            view = view.to_json()
         try:
             seat = view["seat"]
             if seat is None:
