@@ -81,7 +81,10 @@ def positions(draw: st.DrawFn, name: str) -> Position:
     hand = [deck.pop() for _ in range(sizes[seat])]
     known = draw(st.integers(0, 5))
     discard = [deck.pop() for _ in range(known)]
-    discard_size = known + (draw(st.integers(0, 3)) if family == "manipulation" else 0)
+    if family == "manipulation" and not rules.discard_pile.enabled:
+        deck.extend(discard)
+        discard, known = [], 0
+    discard_size = known + (draw(st.integers(0, 3)) if known and family == "manipulation" else 0)
     opened = tuple(s for s in range(players) if draw(st.booleans()))
     draws = tuple(draw(st.integers(0, 9)) for _ in range(players)) if family == "indian" else ()
     fields = [
@@ -240,6 +243,11 @@ def test_options_are_kept_by_name_and_earlier_names_are_read() -> None:
         ),
         ("indian13 | hand 3S | sizes 1 1 | indicator 2C | draws 1", "draws: 1 numbers for 2 seats"),
         ("robbers | hand 3S | discard 1 4S 5S", "a pile of 1 cannot show 2"),
+        ("robbers | hand 3S | discard 4S", "robbers has no discard pile"),
+        (
+            "indian13 | hand 3S | sizes 1 1 | indicator 2C | phase DISCARD",
+            "holds 14 cards, not 1",
+        ),
         ("robbers | hand 3S | passes -1", "passes: '-1' is not a number"),
     ],
 )

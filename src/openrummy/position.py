@@ -605,6 +605,16 @@ def _check(p: Position, rules: Rules) -> None:
     for s in (*p.dropped, *p.invalid):
         if p.hand_sizes[s] != 0:
             raise NotationError(f"sizes: seat {s} is out of the hand but holds {p.hand_sizes[s]}")
+    if isinstance(rules, ManipulationRules) and p.discard_size and not rules.discard_pile.enabled:
+        raise NotationError(
+            f"discard: {rules.name} has no discard pile (option discard_pile.enabled)"
+        )
+    if isinstance(rules, IndianRules) and p.phase == "DISCARD" and p.seat == p.turn:
+        need = rules.deal.hand_size + 1
+        if len(p.hand) != need:
+            raise NotationError(
+                f"phase DISCARD: the seat to move has drawn and holds {need} cards, not {len(p.hand)}"
+            )
     if isinstance(rules, ManipulationRules):
         mr = rules.meld_rules
         for m in p.table:
