@@ -60,6 +60,11 @@ class OptionSet:
         merged.update(kw)
         if not merged:
             return self
+        from openrummy.rules.common import upgrade_pool_format
+
+        upgrade_pool_format(
+            merged, threshold_option=hasattr(self, "pool")
+        )  # earlier names, e.g. POOL_101 (docs/record-format.md)
         by_section: dict[str, dict[str, object]] = {}
         for key, raw in merged.items():
             section_name, dot, field_name = key.partition(".")
