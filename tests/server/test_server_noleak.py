@@ -187,8 +187,11 @@ async def _one_game(server, preset_key: str, k: int) -> tuple[str, dict[int | No
     await server.start_table(tid, made["creator_token"])
     for c in (ca, cb):
         c.welcome = await c.expect("welcome", lambda m: m["view"] is not None)
+    # The spectator reads while the game is played: a client that lets its messages pile up
+    # stops reading its socket, and its keep-alive pings then go unanswered.
+    watching = asyncio.create_task(spectator.expect("reveal"))
     await play_out({a["seat"]: ca, b["seat"]: cb}, preset, options)
-    await spectator.expect("reveal")
+    await watching
     for c in (ca, cb, spectator):
         await c.close()
     return tid, {a["seat"]: ca, b["seat"]: cb, None: spectator}

@@ -45,6 +45,7 @@ from openrummy.rules import find_preset
 
 from .core import client_view
 from .errors import ErrorCode, ServiceError
+from .protocol import error_answers
 from .service import Live, TableService, hash_token
 
 __all__ = ["install_web", "web_dir"]
@@ -244,13 +245,13 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
 def _router() -> APIRouter:
     router = APIRouter(tags=["web"])
 
-    @router.get("/api/tables/{table_id}/rules")
+    @router.get("/api/tables/{table_id}/rules", responses=error_answers(404))
     async def table_rules(table_id: str, request: Request) -> dict[str, Any]:
         """The table's rules: every option and what the page shows (threshold, drop costs)."""
         live = await _live(_service(request), table_id)
         return rules_info(live.rules)
 
-    @router.get("/api/presets/{preset}/rules")
+    @router.get("/api/presets/{preset}/rules", responses=error_answers(404))
     async def preset_rules(preset: str) -> dict[str, Any]:
         """A preset's rules, as for a table (the lobby shows its defaults)."""
         try:
@@ -259,7 +260,7 @@ def _router() -> APIRouter:
             raise ServiceError(ErrorCode.NOT_FOUND, str(e), 404) from None
         return rules_info(rules)
 
-    @router.post("/api/tables/{table_id}/check")
+    @router.post("/api/tables/{table_id}/check", responses=error_answers(401, 403, 404, 409, 422))
     async def check(
         table_id: str, req: CheckRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -288,7 +289,7 @@ def _router() -> APIRouter:
         )
         return check.to_json()
 
-    @router.post("/api/tables/{table_id}/hint")
+    @router.post("/api/tables/{table_id}/hint", responses=error_answers(401, 403, 404, 409, 422))
     async def table_hint(
         table_id: str, req: HintRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -306,7 +307,7 @@ def _router() -> APIRouter:
         except RummyError as e:
             raise ServiceError(ErrorCode.NO_HINT, str(e), 422) from None
 
-    @router.post("/api/tables/{table_id}/hand")
+    @router.post("/api/tables/{table_id}/hand", responses=error_answers(401, 403, 404, 409, 422))
     async def hand(
         table_id: str, req: HandRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -333,7 +334,7 @@ def _router() -> APIRouter:
         except RummyError as e:
             raise ServiceError(ErrorCode.BAD_HAND, str(e), 422) from None
 
-    @router.get("/api/tables/{table_id}/replay")
+    @router.get("/api/tables/{table_id}/replay", responses=error_answers(404, 409))
     async def replay(
         table_id: str, request: Request, step: Annotated[int, Query(ge=0)] = 0
     ) -> dict[str, Any]:
