@@ -46,6 +46,7 @@ from openrummy.rules.common import (
     MatchFormat,
     PlayersOptions,
     ScoringMode,
+    upgrade_pool_format,
 )
 from openrummy.rules.options import OptionSet
 
@@ -191,103 +192,225 @@ class Wilds:
 @dataclass(frozen=True, slots=True)
 class IndianDealOptions:
     hand_size: int = 13
+    """Cards dealt to each player (13, 10 or 21 in the presets). A player holds one more after
+    drawing.
+    """
     first_dealer: FirstDealer = FirstDealer.LOW_CUT
+    """Who deals the first hand: LOW_CUT (everyone cuts, the lowest card deals), HIGH_CUT or
+    RANDOM. The deal then passes one seat clockwise each hand.
+    """
     first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
+    """Who plays first: LEFT_OF_DEALER."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndianMeldOptions:
     ace_mode: AceMode = AceMode.HIGH_OR_LOW
+    """Where an ace may sit in a sequence. HIGH_OR_LOW: A-2-3 or Q-K-A, never K-A-2. LOW_ONLY:
+    A-2-3 only. WRAPAROUND: ranks go round, so K-A-2 is a sequence.
+    """
     ace_both_ends: bool = False
+    """With meld.ace_mode = HIGH_OR_LOW: may one sequence use an ace at both ends (A-2-…-K-A)?"""
     set_max: int = 4
+    """The most cards in a set (cards of one rank in different suits, 3 to 8). Beyond 4, wild cards
+    may repeat a suit.
+    """
     min_len: int = 3
+    """The fewest cards in a sequence (3 to 13)."""
     min_naturals: int = 0
+    """How many cards of a group must be natural (not used as wild) at least; 0 lets wild cards
+    alone form a group, as meld.all_wild_group allows.
+    """
     all_wild_group: AllWildGroup = AllWildGroup.SET_ONLY
+    """May a group made only of wild cards stand, and as what. FORBIDDEN: never. SET_ONLY: as a set
+    of 3 to meld.set_max cards, never as one of the sequences a declaration needs.
+    SET_OR_SEQUENCE: also as an impure sequence of 3 to 13 cards. JOKER_GROUP: as a set of any
+    size of 3 or more (for the 21-card eight-jokers declaration).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class WildOptions:
     indicator_in_play: bool = False
+    """The card turned up to choose the wild rank: false, it stays out of play for the whole hand;
+    true, it goes face up under the stock as its last card.
+    """
     natural_use_counts_pure: bool = True
+    """Does a card of the wild rank used as itself (the 7 of hearts as the 7 of hearts) keep a
+    sequence pure?
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DeclareOptions:
     requirement: DeclareRequirement = DeclareRequirement.TWO_SEQ_ONE_PURE
+    """What a declaration must show. TWO_SEQ_ONE_PURE: every card in a set or sequence, with at
+    least two sequences of which at least one is pure (no wild card standing in).
+    TWO_SEQ_TWO_SETS: as that, and at least two sets too (needs 12 cards or more). V21_ANY_OF:
+    any of the 21-card forms in v21.declare_forms.
+    """
     require_life_len4: bool = False
+    """Must one of the two required sequences have 4 cards or more?"""
     arrangement: DeclareArrangement = DeclareArrangement.SUBMITTED
+    """SUBMITTED: the declarer's grouping is judged as shown, so a winning hand grouped wrongly is
+    an invalid declaration. AUTO: the declaration is valid if any grouping of the cards is.
+    """
     invalid_penalty: int = 80
+    """Points a player scores for an invalid declaration."""
     invalid_ends_hand: bool = False
+    """Does an invalid declaration end the hand (the others score 0)? If not, the declarer is out
+    of the hand and play goes on.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DropOptions:
     first: int = 20
+    """Points for dropping out of the hand before one's first draw."""
     middle: int = 40
+    """Points for dropping out after having drawn at least once."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndianScoringOptions:
     mode: ScoringMode = ScoringMode.PENALTY_LOW
+    """How a hand is scored: PENALTY_LOW, the losers score the points of their unmelded cards and
+    lower is better.
+    """
     ace_penalty: int = 10
+    """Points for an ace among a loser's counted cards."""
     joker_penalty: int = 0
+    """Points for a printed joker among a loser's counted cards (cards of the wild rank always
+    count 0).
+    """
     cap: int | None = 80
+    """The most a loser can score for one hand (none: no cap)."""
     loser_meld_credit: LoserMeldCredit = LoserMeldCredit.TWO_SEQ_ONE_PURE
+    """When a loser's melds are taken off their count. TWO_SEQ_ONE_PURE: only if the loser holds
+    two sequences, one of them pure; otherwise every card counts. PURE_ONLY: if the loser holds
+    one pure sequence. ANY_MELD: every valid meld counts off. THREE_PURE: if the loser holds
+    three pure sequences (21 cards).
+    """
     loser_arrangement: LoserArrangement = LoserArrangement.AUTO_OPTIMAL
+    """AUTO_OPTIMAL: a loser's cards are grouped for the lowest count. SUBMITTED: losers group
+    their own cards and are scored as grouped.
+    """
     never_drew_full_count: bool = False
+    """Does a loser who never drew in the hand score the full count (scoring.cap, or 80 without a
+    cap)?
+    """
     first_hand_show_cap: int | None = None
+    """When the winner declares on their first draw, the most a loser can score (none: no such
+    cap).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class StockOptions:
     on_empty: StockOnEmpty = StockOnEmpty.RESHUFFLE_DISCARDS_EXCEPT_TOP
+    """What happens when the stock runs out. RESHUFFLE_DISCARDS_EXCEPT_TOP: the discards below the
+    top card are shuffled into a new stock. HAND_VOID: the hand ends and the players still in it
+    score 0.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DiscardOptions:
     take_wild_from_discard: bool = True
+    """May a player take a wild card from the discard pile?"""
     no_same_card_return: bool = False
+    """Must a card taken from the discard pile stay in the hand for that turn (it may not be thrown
+    straight back)?
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class PapluOptions:
     enabled: bool = False
+    """Play with the paplu bonus: the card one rank above the wild rank in the indicator's suit. A
+    declarer who holds it collects paplu.bonus points from every other active player, per paplu
+    held.
+    """
     bonus: int = 10
+    """Points each other active player adds to their score per paplu the declarer holds (after the
+    cap).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class PoolOptions:
+    threshold: int = 101
+    """The pool limit of a POOL match: 101 or 201 (the rule book's pools), or 61 (the short
+    pool of the big Indian apps). A player whose total reaches it is out.
+    """
     elimination: PoolElimination = PoolElimination.REACH
+    """In a pool match, when a player's total knocks them out: REACH, at pool.threshold or
+    more; EXCEED, only above it.
+    """
     drop_values_201: tuple[int, int] | None = None
-    """(first, middle) drop values of the 201 pool; overrides ``drop.*`` when set (E17)."""
+    """The first and middle drop values of a 201 pool, as two numbers (for example 25,50); they
+    replace drop.first and drop.middle there. None: the usual drop values.
+    """
+
+
+#: The pool thresholds of RULES.md §5.5 (101, 201) and the 61 pool of the big Indian apps.
+POOL_THRESHOLDS: Final = (61, 101, 201)
 
 
 @dataclass(frozen=True, slots=True)
 class DealsOptions:
     count: int = 2
+    """Hands in a DEALS match."""
     scoring: DealsScoring = DealsScoring.LOWEST_TOTAL
+    """How a DEALS match is won. LOWEST_TOTAL: the lowest total of hand scores. CHIPS: everyone
+    starts with 80 chips per hand, each hand's winner collects the losers' scores as chips, and
+    the most chips win.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class IndianMatchOptions:
     format: MatchFormat = MatchFormat.POINTS
+    """How hands make a match. POINTS: a single hand, settled in points. POOL: hands go on, a
+    player whose total reaches pool.threshold (101, 201 or 61) is out, and the last player
+    left wins. DEALS: deals.count hands, then the totals decide. FIXED_HANDS: match.hands
+    hands, the lowest total wins. The earlier names POOL_101, POOL_201 and
+    ROUNDS_LOWEST_TOTAL are still read.
+    """
     hands: int = 3
-    """Hands of a fixed-length match (RULES.md's FIXED_HANDS = ``ROUNDS_LOWEST_TOTAL``)."""
+    """Hands in a FIXED_HANDS match."""
 
 
 @dataclass(frozen=True, slots=True)
 class V21Options:
     declare_forms: tuple[V21Form, ...] = ALL_V21_FORMS
+    """The 21-card declarations allowed (with declare.requirement = V21_ANY_OF), as a list.
+    THREE_PURE: three pure sequences (a tunnela counts as one), every other card melded.
+    THREE_TUNNELA: three tunnelas (three identical cards). EIGHT_DUBLEE: eight dublees (pairs of
+    identical cards). EIGHT_JOKERS: eight wild cards in one group.
+    """
     dublee_as_meld: bool = False
+    """Does a dublee (a pair of identical cards) count as a meld in general, not only toward the
+    eight-dublee declaration?
+    """
     upper_lower_wild: bool = True
-    """Upper and lower jokers are wild as well as value cards (E24, E28)."""
+    """Are the upper and lower jokers (the cards one rank above and below the indicator, in its
+    suit) wild as well as value cards?
+    """
     value_cards: bool = True
-    """Exchange value-card and marriage points at the end of the hand (§7.5)."""
+    """Exchange value-card and marriage points among the players who did not drop, at the end of
+    the hand.
+    """
     value_points: tuple[int, int, int] = (10, 30, 50)
-    """Points for 1, 2, 3 value cards of one type (cut, upper or lower)."""
+    """Points for holding 1, 2 or 3 value cards of one kind (cut, upper or lower joker), as three
+    numbers.
+    """
     marriage_points: tuple[int, int, int] = (100, 300, 500)
-    """Points for 1, 2, 3 marriages (one each of lower, cut and upper)."""
+    """Points for 1, 2 or 3 marriages (a lower, a cut and an upper joker together), as three
+    numbers.
+    """
     loss_cap_with_values: int | None = None
+    """The most a player can score for a hand once value points are exchanged (none: no cap)."""
 
 
 #: Options whose value is a tuple: read from text such as "25,50" or "(25, 50)".
@@ -300,10 +423,9 @@ _TUPLE_OPTIONS: Final = {
 
 _MATCH_FORMATS: Final = (
     MatchFormat.POINTS,
-    MatchFormat.POOL_101,
-    MatchFormat.POOL_201,
+    MatchFormat.POOL,
     MatchFormat.DEALS,
-    MatchFormat.ROUNDS_LOWEST_TOTAL,
+    MatchFormat.FIXED_HANDS,
 )
 
 
@@ -345,9 +467,20 @@ class IndianRules(OptionSet):
         return out
 
     def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
-        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``."""
+        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``.
+
+        Earlier names of the match formats are read as today's: ``POOL_101`` / ``POOL_201``
+        (and ``POOL_61``) as ``POOL`` with that ``pool.threshold``, ``ROUNDS_LOWEST_TOTAL``
+        as ``FIXED_HANDS``.
+
+        >>> from openrummy.rules import find_preset
+        >>> r = find_preset("indian13", {"match.format": "POOL_201"})
+        >>> r.match.format.name, r.pool.threshold
+        ('POOL', 201)
+        """
         merged: dict[str, object] = dict(overrides or {})
         merged.update(kw)
+        _upgrade_match_format(merged)
         tuples: dict[str, dict[str, object]] = {}
         for key in [k for k in merged if k in _TUPLE_OPTIONS]:
             section, _, name = key.partition(".")
@@ -431,6 +564,11 @@ class IndianRules(OptionSet):
                 "a later drop never costs less"
             )
         pool = self.pool
+        if pool.threshold not in POOL_THRESHOLDS:
+            yield (
+                f"pool.threshold = {pool.threshold}: pools are played to "
+                + ", ".join(map(str, POOL_THRESHOLDS))
+            )
         if pool.drop_values_201 is not None:
             first, middle = pool.drop_values_201
             if first < 0 or middle < first:
@@ -611,13 +749,14 @@ class IndianRules(OptionSet):
 
     def drop_values(self) -> tuple[int, int]:
         """(first, middle) drop penalties in force, with the 201-pool override (§5.5)."""
-        if self.match.format is MatchFormat.POOL_201 and self.pool.drop_values_201 is not None:
+        if self.pool_threshold == 201 and self.pool.drop_values_201 is not None:
             return self.pool.drop_values_201
         return self.drop.first, self.drop.middle
 
     @property
     def pool_threshold(self) -> int | None:
-        return {MatchFormat.POOL_101: 101, MatchFormat.POOL_201: 201}.get(self.match.format)
+        """``pool.threshold`` in a ``POOL`` match, else ``None``."""
+        return self.pool.threshold if self.match.format is MatchFormat.POOL else None
 
     def max_copies(self, card: Card, indicator: Card | None = None) -> int:
         """How many copies of ``card`` the decks hold outside the out-of-play indicator."""
@@ -641,6 +780,14 @@ class IndianRules(OptionSet):
 
     def summary(self) -> str:
         return f"{self.title} ({self.name})"
+
+
+def _upgrade_match_format(merged: dict[str, object]) -> None:
+    """Rewrite earlier match-format names in an override mapping to today's (in place)."""
+    raw = merged.get("match.format")
+    if isinstance(raw, str) and raw.strip().upper() == MatchFormat.ROUNDS_LOWEST_TOTAL.name:
+        merged["match.format"] = MatchFormat.FIXED_HANDS.name
+    upgrade_pool_format(merged)
 
 
 def _ladder(points: tuple[int, int, int], n: int) -> int:
