@@ -521,8 +521,15 @@ def simulate(
         raise _fail("--resume needs --out with a .json file (the run to go on from)")
     if out is not None and not (resume and out.is_file()):
         _check_output(out, "--out")
+    if out is not None and out.suffix.lower() not in (".json", ".csv"):
+        raise _fail(f"--out {out}: name a .json or .csv file")
     if chart is not None:
+        from matplotlib.backend_bases import FigureCanvasBase
+
         _check_output(chart, "--chart")
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        if chart.suffix.lower().lstrip(".") not in kinds:
+            raise _fail(f"--chart {chart}: name a picture file ({', '.join(sorted(kinds))})")
     try:
         spec = TournamentSpec(
             game=game, bots=names, deals=deals, seed=seed, options=_overrides(option), unit=unit
