@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint bench clean setup browser warm docs
+.PHONY: run test test-exhaustive lint bench clean setup browser warm docs
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -39,7 +39,14 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
+# The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
+# fresh random sample against the references; tests marked slow are left to test-exhaustive.
 test: lint docs browser warm
+	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+# Everything, the full seeded cross-checks and the long server games included: run it before
+# changing solve/ or a game engine (see docs/testing.md).
+test-exhaustive: lint docs browser warm
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP) warm
