@@ -134,6 +134,18 @@ def test_serve_settings(args: list[str], words: list[str]) -> None:
     assert_one_line_error(rummy("serve", *args), 2, *words)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo", "-o", "opening.treshold=30"],
+        ["simulate", "-o", "meld.ace_mode=SIDEWAYS"],
+        ["presets", "bogus"],
+    ],
+)
+def test_rule_mistakes_point_to_the_rule_reference(args: list[str]) -> None:
+    assert_one_line_error(rummy(*args), 2, "docs/rules/")
+
+
 def test_version() -> None:
     res = rummy("--version")
     assert res.returncode == 0

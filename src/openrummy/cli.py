@@ -53,6 +53,15 @@ def _overrides(options: Sequence[str] | None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``error: message`` on standard error; the caller raises the returned Exit.
+
+    Raised while handling a :class:`ConfigError` (a preset or option mistake), the line
+    also says where every preset and option is explained.
+    """
+    from openrummy.errors import ConfigError
+
+    if isinstance(sys.exc_info()[1], ConfigError) and "docs/rules" not in message:
+        message += " (every preset and option: docs/rules/)"
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
 
