@@ -186,6 +186,12 @@ def test_indian_position_with_a_drop_and_a_hand_after_the_draw() -> None:
     assert "paplu" not in str(p)
 
 
+def test_seat_lists_and_the_hand_are_sets() -> None:
+    a = Position.parse("robbers | sizes 3 3 3 | hand 5S 3S 4S | opened 2 0")
+    b = Position.parse("robbers | sizes 3 3 3 | hand 3S 4S 5S | opened 0 2")
+    assert a == b and str(a) == str(b) and "opened 0 2" in str(a)
+
+
 def test_minimal_position_fills_defaults() -> None:
     p = Position.parse("robbers | hand 3S 4S 5S | table [6S 7S 8S]")
     assert p.seat == 0 and p.turn == 0 and p.hand_sizes == (3, 3) and p.opened == ()
