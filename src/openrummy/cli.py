@@ -507,7 +507,13 @@ def simulate(
     )
 
     from openrummy.sim import BACKENDS, TournamentResult, TournamentSpec, resumable, run_tournament
-    from openrummy.sim.report import results_table, tests_table, write_chart, write_results
+    from openrummy.sim.report import (
+        results_table,
+        tests_table,
+        verdict_lines,
+        write_chart,
+        write_results,
+    )
 
     console = Console()
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
@@ -594,6 +600,8 @@ def simulate(
     console.print(results_table(result))
     if len(set(names)) > 1:
         console.print(tests_table(result))
+        for line in verdict_lines(result):
+            console.print(line, highlight=False)
         for t in result.tests():
             if t.identical:
                 console.print(

@@ -466,7 +466,7 @@ class IndianRules(OptionSet):
                 out[key] = [v.name if isinstance(v, Enum) else v for v in value]
         return out
 
-    def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
+    def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
         """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``.
 
         Earlier names of the match formats are read as today's: ``POOL_101`` / ``POOL_201``

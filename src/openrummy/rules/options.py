@@ -50,7 +50,7 @@ class OptionSet:
                 out[f"{sec.name}.{f.name}"] = value.name if isinstance(value, enum.Enum) else value
         return out
 
-    def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
+    def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
         """A copy with options replaced by dotted name; validated like any rules object.
 
         Values may be given as their type or as text (``"30"``, ``"true"``, ``"WRAPAROUND"``,
