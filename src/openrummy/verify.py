@@ -151,8 +151,8 @@ def _deal_mismatch(record: GameRecord, digest: str, got: str) -> str:
         ):
             return f"players: the record has {n}, the commitment was made for {other}"
     return (
-        f"the deal terms do not match the commitment: sha256({deal_terms(seed, game=record.game, options=record.options, players=n)}) "
-        f"= {got}, committed {digest} (the seed, preset, options or number of players differ)"
+        f"the deal terms do not match the commitment: they hash to {got}, committed {digest} "
+        "(the seed, the preset, the options or the number of players differ)"
     )
 
 
