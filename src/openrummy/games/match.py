@@ -31,8 +31,9 @@ from openrummy.cards import Card
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
-from .manipulation import ManipulationGame, Termination, cut_for_dealer
+from .manipulation import ManipulationGame, Result, Termination, cut_for_dealer
 from .rounds import RoundsMatch, RoundSummary
+from .views import ManipulationStandings, ManipulationView
 
 __all__ = ["ManipulationMatch", "MatchOutcome", "RoundSummary"]
 
@@ -56,7 +57,9 @@ class MatchOutcome:
         }
 
 
-class ManipulationMatch(RoundsMatch[ManipulationGame]):
+class ManipulationMatch(
+    RoundsMatch[ManipulationGame, Result, ManipulationView, ManipulationStandings]
+):
     """A match of Robbers' Rummy, Rummikub or Vatikan: rounds until the format decides.
 
     ``decks`` optionally stacks the deck of each round (in draw order) for reproducible
@@ -103,7 +106,7 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
 
     def _new_round(
         self,
-        rules: Any,
+        rules: ManipulationRules,
         players: int,
         *,
         seed: str,
@@ -164,19 +167,11 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
             winners, tuple(self.totals), tuple(self.rounds_won), tuple(self.outs), how
         )
 
-    def _standings(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rules.match.rounds,
-            "totals": list(self.totals),
-            "rounds_won": list(self.rounds_won),
-            "outs": list(self.outs),
-        }
-
-
-def _register() -> None:
-    from .registry import register_family
-
-    register_family("manipulation", ManipulationMatch)
-
-
-_register()
+    def _standings(self) -> ManipulationStandings:
+        return ManipulationStandings(
+            **self._standings_base(),
+            rounds=self.rules.match.rounds,
+            totals=tuple(self.totals),
+            rounds_won=tuple(self.rounds_won),
+            outs=tuple(self.outs),
+        )

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openrummy.bots import make_bot
+from openrummy.games.families import new_match
 from openrummy.games.manipulation import PlayRejected
-from openrummy.games.registry import new_match
 from openrummy.rules import find_preset
 from openrummy.rules.common import MatchFormat, ScoringMode
 

@@ -33,7 +33,7 @@ from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve._fast import warm
 from openrummy.solve.explain import explain
-from openrummy.solve.table import Play, best_play
+from openrummy.solve.table import BestPlay, best_play
 
 __all__ = ["parse_position", "play_to_json", "solve_line", "solve_lines"]
 
@@ -86,7 +86,7 @@ def _item(token: object) -> MeldItem:
     return MeldItem.parse(token)
 
 
-def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, Any]:
+def play_to_json(play: BestPlay, rules: ManipulationRules, ms: float) -> dict[str, Any]:
     return {
         "count": play.count,
         "value": play.value,
