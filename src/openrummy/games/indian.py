@@ -295,7 +295,24 @@ class IndianGame:
         return game
 
     def copy(self) -> IndianGame:
-        return copy.deepcopy(self)
+        """An independent copy (for search): cards, melds and rules are immutable values and
+        are shared; every list, and the random generator, is copied."""
+        other = copy.copy(self)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.hands = [list(h) for h in self.hands]
+        other._stock = list(self._stock)
+        other.out_of_play = list(self.out_of_play)
+        other.discard_pile = list(self.discard_pile)
+        other.status = list(self.status)
+        other.draws = list(self.draws)
+        other.penalties = list(self.penalties)
+        other.finish_slot = list(self.finish_slot)
+        other.history = list(self.history)
+        other.shown = dict(self.shown)
+        other.folded = {s: list(h) for s, h in self.folded.items()}
+        other._declared_hand = list(self._declared_hand)
+        return other
 
     # -- queries ------------------------------------------------------------------------------
     @property

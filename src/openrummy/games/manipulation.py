@@ -314,8 +314,16 @@ class ManipulationGame:
         return game
 
     def copy(self) -> ManipulationGame:
-        """An independent copy (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy (for search): cards, melds and rules are immutable values and
+        are shared; every list is copied."""
+        other = copy.copy(self)
+        other.hands = [list(h) for h in self.hands]
+        other._stock = list(self._stock)
+        other.discard_pile = list(self.discard_pile)
+        other.opened = list(self.opened)
+        other.retrieved = list(self.retrieved)
+        other.history = list(self.history)
+        return other
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -409,7 +417,9 @@ class ManipulationGame:
             return play
 
         try:
-            best = best_play(self.rules, self.table, hand, opened=self.opened[seat])
+            best = best_play(
+                self.rules, self.table, hand, opened=self.opened[seat], keep_melds=False
+            )
         except RummyError:
             best = None
         if best is not None and best.count:

@@ -229,8 +229,14 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
         return parse_action(text, seat=self.current if seat is None else seat)
 
     def copy(self) -> Self:
-        """An independent copy (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy (for search): the round is copied, and every list and dict of
+        the standings (their items are immutable values)."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (list, dict)):
+                setattr(other, name, copy.copy(value))
+        other.game = self.game.copy()  # type: ignore[assignment]
+        return other
 
     def legal_kinds(self) -> frozenset[ActionKind]:
         """Every kind of action the seat to move may take now (empty once the match is over)."""
