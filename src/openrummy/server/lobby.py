@@ -9,7 +9,7 @@ from typing import Any
 
 from openrummy.bots import bot_infos, make_bot
 from openrummy.errors import RummyError
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
@@ -310,4 +310,4 @@ class Lobby(ServiceCore):
             raise ServiceError("no_game", f"table {table_id} has not started a game", 404)
         async with live.lock:  # not in the middle of storing an action
             now = self.clock()
-            return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now)}
+            return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now).to_json()}

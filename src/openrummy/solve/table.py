@@ -458,7 +458,9 @@ def best_play(
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
             pre = alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
-                return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+                return BestPlay(
+                    tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds)
+                )
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
                 lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
