@@ -150,7 +150,7 @@ def test_is_legal_agrees_with_apply_on_random_actions(name: str, kind: str) -> N
     rng = random.Random(f"{name}/{kind}")
     x = make(name, kind, seed=rng.randrange(1000))
     checked = legal = 0
-    while checked < 2000:
+    while checked < 1200:
         if x.is_over:
             x = make(name, kind, seed=rng.randrange(1000))
         for action in random_actions(x, rng, 25):
@@ -166,7 +166,7 @@ def test_listed_and_candidate_actions_are_legal_and_accepted(name: str, kind: st
     rng = random.Random(name)
     x = make(name, kind, seed=2)
     plays = 0
-    for _step in range(60):
+    for _step in range(30):
         if x.is_over:
             break
         legal = x.legal_actions()
@@ -188,7 +188,7 @@ def test_listed_and_candidate_actions_are_legal_and_accepted(name: str, kind: st
 def test_actions_round_trip_through_their_text(name: str, kind: str) -> None:
     rng = random.Random(name)
     x = make(name, kind, seed=3)
-    for _step in range(60):
+    for _step in range(30):
         if x.is_over:
             break
         for action in [*x.legal_actions(), *x.candidate_plays(2)]:
@@ -207,7 +207,7 @@ def test_views_round_trip_through_json_and_hide_what_they_must(name: str, kind: 
     rng = random.Random(name)
     x = make(name, kind, seed=4)
     view_type = family_of(x.rules).view
-    for step in range(60):
+    for step in range(30):
         if x.is_over:
             break
         for seat in (*range(x.players), None):

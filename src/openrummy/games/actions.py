@@ -309,7 +309,7 @@ def _melds(body: str, text: str) -> tuple[Meld, ...]:
     return tuple(Meld.parse(m) for m in melds if m.strip("[] "))
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action) -> dict[str, str | int | float]:
     """A JSON-ready dict: ``{"seat": 0, "action": "play [5H 6H 7H]", "at": 1.5}``."""
     out: dict[str, Any] = {"seat": action.seat, "action": str(action)}
     if action.at is not None:
@@ -317,7 +317,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return out
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
+def action_from_json(data: Mapping[str, object]) -> Action:
     try:
         seat = data["seat"]
         text = data["action"]

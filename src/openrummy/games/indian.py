@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import ConfigError, IllegalActionError
@@ -43,6 +43,7 @@ from openrummy.games.actions import (
     parse_action,
 )
 from openrummy.games.commit import Violation
+from openrummy.games.jsonvalue import JsonObject
 from openrummy.games.legal import LegalActions
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class HandOutcome:
     value_net: tuple[int, ...] | None = None
     """21-card value-card exchange (net points received; part of ``scores``)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "termination": self.termination.value,
             "winners": list(self.winners),
@@ -851,7 +852,7 @@ class IndianMatchOutcome:
     settlement: tuple[int, ...] | None = None
     """Points format: what each player receives (+) or pays (−)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "winners": list(self.winners),
             "totals": list(self.totals),

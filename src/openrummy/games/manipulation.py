@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
@@ -58,6 +58,7 @@ from .actions import (
     parse_action,
 )
 from .commit import PlayAnalysis, Violation, analyze_play, opening_required
+from .jsonvalue import JsonObject
 from .legal import LegalActions
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class Outcome:
     penalties: tuple[int, ...]
     """Penalty value of each hand at the end (before bonuses)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "termination": self.termination.value,
             "winners": list(self.winners),

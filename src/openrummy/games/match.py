@@ -25,12 +25,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openrummy.cards import Card
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
+from .jsonvalue import JsonObject
 from .manipulation import ManipulationGame, Result, Termination, cut_for_dealer
 from .rounds import RoundsMatch, RoundSummary
 from .views import ManipulationStandings, ManipulationView
@@ -47,7 +47,7 @@ class MatchOutcome:
     decided_by: str
     """How the winner was found, in words ("lowest total", "most rounds won", …)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "winners": list(self.winners),
             "totals": list(self.totals),

@@ -21,13 +21,14 @@ from openrummy.cards import Card
 from openrummy.errors import ConfigError, IllegalActionError
 
 from .actions import Action, ActionKind, parse_action
+from .jsonvalue import JsonObject
 from .legal import LegalActions
 
 if TYPE_CHECKING:
     from openrummy.rules import Rules
 
-    from .indian import IndianGame, IndianResult
-    from .manipulation import ManipulationGame, Result
+    from .indian import HandOutcome, IndianGame, IndianResult
+    from .manipulation import ManipulationGame, Outcome, Result
     from .views import IndianStandings, IndianView, ManipulationStandings, ManipulationView
 
 __all__ = ["RoundSummary", "RoundsMatch", "widen_view"]
@@ -53,7 +54,7 @@ class RoundSummary:
     index: int
     seats: tuple[int, ...]
     dealer: int
-    outcome: Any
+    outcome: Outcome | HandOutcome
     tie_break: bool = False
 
     def winners(self) -> tuple[int, ...]:
@@ -65,7 +66,7 @@ class RoundSummary:
             out[s] = self.outcome.scores[i]
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "index": self.index,
             "seats": list(self.seats),

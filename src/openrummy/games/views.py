@@ -35,6 +35,7 @@ from openrummy.rules.common import MatchFormat
 
 from .actions import ActionKind
 from .indian import IndianPhase, SeatStatus
+from .jsonvalue import JsonObject, JsonValue
 from .manipulation import Phase
 
 __all__ = [
@@ -48,12 +49,6 @@ __all__ = [
     "View",
     "view_from_json",
 ]
-
-JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
-"""Any JSON value (as :func:`json.loads` returns it)."""
-
-JsonObject: TypeAlias = dict[str, JsonValue]
-"""A JSON object."""
 
 
 def _obj(data: object, what: str) -> Mapping[str, object]:
