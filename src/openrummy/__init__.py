@@ -24,6 +24,7 @@ from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
 from openrummy.games.views import IndianView, ManipulationView, View
 from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
+from openrummy.position import Position
 from openrummy.rules import Rules, find_preset, preset_names
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "MeldKind",
     "MeldRules",
     "NotationError",
+    "Position",
     "RecordError",
     "Rules",
     "RummyError",

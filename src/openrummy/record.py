@@ -49,6 +49,8 @@ class GameRecord:
     decks: list[list[str]] | None = None
     first_dealer: int | None = None
     started_at: float | None = None
+    standings: dict[str, Any] | None = None
+    """The standings the match started from (``Standings.to_json()``), when not a fresh match."""
     actions: list[Action] = field(default_factory=list)
     result: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
@@ -66,6 +68,7 @@ class GameRecord:
         base = find_preset(rules.name)
         overrides = {k: mine for k, (mine, _) in rules.describe_differences(base).items()}
         outcome = match.outcome
+        start = getattr(match, "start_standings", None)
         return cls(
             game=rules.name,
             players=list(players)
@@ -76,6 +79,7 @@ class GameRecord:
             decks=[[str(c) for c in d] for d in match.decks] or None,
             first_dealer=match.first_dealer,
             started_at=match.started_at,
+            standings=start.to_json() if start is not None and not start.is_start else None,
             actions=list(match.history),
             result=outcome.to_json() if outcome is not None else None,
             meta=dict(meta or {}),
@@ -103,6 +107,7 @@ class GameRecord:
                 first_dealer=self.first_dealer,
                 clock=clock,
                 started_at=self.started_at,
+                standings=self.standings or None,
             )
         except RummyError as e:
             raise RecordError(f"the record's match cannot be set up: {e}") from e
@@ -135,7 +140,7 @@ class GameRecord:
 
     # -- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -149,6 +154,9 @@ class GameRecord:
             "actions": [action_to_json(a) for a in self.actions],
             "result": self.result,
         }
+        if self.standings:
+            out["standings"] = self.standings
+        return out
 
     def dumps(self) -> str:
         """JSON text with one action per line, so records diff well."""
@@ -205,6 +213,9 @@ class GameRecord:
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object")
         meta = data.get("meta") or {}
+        standings = data.get("standings")
+        if standings is not None and not isinstance(standings, dict):
+            raise RecordError("'standings' must be an object")
         return cls(
             game=game,
             players=players,
@@ -213,6 +224,7 @@ class GameRecord:
             decks=decks,
             first_dealer=first_dealer,
             started_at=None if started_at is None else float(started_at),
+            standings=standings or None,
             actions=[action_from_json(a) for a in actions_raw],
             result=result,
             meta=meta if isinstance(meta, dict) else {},

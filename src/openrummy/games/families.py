@@ -27,6 +27,7 @@ from openrummy.rules.manipulation import PRESETS as MANIPULATION_PRESETS
 from .indian import IndianGame, IndianMatch
 from .manipulation import ManipulationGame
 from .match import ManipulationMatch
+from .standings import Standings
 from .views import IndianView, ManipulationView
 
 __all__ = ["FAMILIES", "Family", "Game", "Match", "family_of", "new_game", "new_match"]
@@ -93,6 +94,7 @@ def new_match(
     first_dealer: int | None = ...,
     clock: Callable[[], float] | None = ...,
     started_at: float | None = ...,
+    standings: Standings | Mapping[str, object] | None = ...,
 ) -> ManipulationMatch: ...
 @overload
 def new_match(
@@ -104,6 +106,7 @@ def new_match(
     first_dealer: int | None = ...,
     clock: Callable[[], float] | None = ...,
     started_at: float | None = ...,
+    standings: Standings | Mapping[str, object] | None = ...,
 ) -> IndianMatch: ...
 @overload
 def new_match(
@@ -115,6 +118,7 @@ def new_match(
     first_dealer: int | None = ...,
     clock: Callable[[], float] | None = ...,
     started_at: float | None = ...,
+    standings: Standings | Mapping[str, object] | None = ...,
 ) -> Match: ...
 def new_match(
     rules: Rules,
@@ -125,8 +129,10 @@ def new_match(
     first_dealer: int | None = None,
     clock: Callable[[], float] | None = None,
     started_at: float | None = None,
+    standings: Standings | Mapping[str, object] | None = None,
 ) -> Match:
-    """A new match of ``rules``' family (every interface creates matches this way)."""
+    """A new match of ``rules``' family (every interface creates matches this way), from
+    given ``standings`` if any (:class:`~openrummy.games.standings.Standings`)."""
     family_of(rules)
     if isinstance(rules, IndianRules):
         return IndianMatch(
@@ -137,6 +143,7 @@ def new_match(
             first_dealer=first_dealer,
             clock=clock,
             started_at=started_at,
+            standings=standings,
         )
     return ManipulationMatch(
         rules,
@@ -146,6 +153,7 @@ def new_match(
         first_dealer=first_dealer,
         clock=clock,
         started_at=started_at,
+        standings=standings,
     )
 
 

@@ -88,7 +88,7 @@ def preset_names() -> list[str]:
     return list(PRESETS)
 
 
-def find_preset(name: str, overrides: Mapping[str, object] | None = None, **kw: object) -> Rules:
+def find_preset(name: str, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Rules:
     """The preset ``name`` with ``overrides`` applied (dotted option names).
 
     Raises :class:`ConfigError` for an unknown preset, an unknown option, a bad value or an

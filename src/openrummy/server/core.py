@@ -16,7 +16,7 @@ import logging
 import re
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +30,24 @@ from .store import SeatRow, Store, TableRow
 if TYPE_CHECKING:
     from .sessions import Conn
 
-__all__ = ["LOG_KEEP", "Live", "ServiceCore", "deadline", "dumps", "hash_token", "words"]
+__all__ = [
+    "LOG_KEEP",
+    "SERVER_ONLY",
+    "Live",
+    "ServiceCore",
+    "client_view",
+    "deadline",
+    "dumps",
+    "hash_token",
+    "words",
+]
 
 log = logging.getLogger("openrummy.server")
 
 LOG_KEEP = 200
 """Events kept per table for a (re)connecting client's game log."""
+SERVER_ONLY = frozenset({"timeout"})
+"""Actions only the server may take: the turn timer is the server's clock, not the client's."""
 _SEAT_RE = re.compile(r"\bseat (\d+)")
 
 
@@ -93,6 +105,10 @@ class ServiceCore(abc.ABC):
         self.bus = bus
         self.clock: Callable[[], float] = settings.clock or time.time
         self.live: dict[str, Live] = {}
+        """Tables in play or with someone connected (a table with neither is let go)."""
+        self.kept: OrderedDict[str, Live] = OrderedDict()
+        """Finished and closed tables read recently, least recent first (at most
+        ``settings.finished_cache``): they no longer change, so a copy may serve reads."""
         self.node = secrets.token_hex(6)
         store.origin = self.node
         self._loading: dict[str, asyncio.Lock] = {}
@@ -108,6 +124,11 @@ class ServiceCore(abc.ABC):
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+    def _release(self, live: Live) -> None:
+        """Let a table go from ``live`` when nobody is connected and it no longer plays."""
+        if not live.conns and not live.running and self.live.get(live.id) is live:
+            del self.live[live.id]
 
     def _seat_of(self, row: TableRow, token: str) -> SeatRow | None:
         h = hash_token(token)
@@ -170,6 +191,18 @@ def words(event: str, names: list[str]) -> str:
     return _SEAT_RE.sub(
         lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), event
     )
+
+
+def client_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as clients receive it: ``legal`` lists only what a client may send.
+
+    >>> client_view({"legal": ["draw", "play", "timeout"], "current": 0})
+    {'legal': ['draw', 'play'], 'current': 0}
+    """
+    legal = view.get("legal")
+    if not legal or not any(str(w) in SERVER_ONLY for w in legal):
+        return view
+    return {**view, "legal": [w for w in legal if str(w) not in SERVER_ONLY]}
 
 
 def deadline(view: dict[str, Any] | None, now: float) -> float | None:
