@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from openrummy import new_match
-from openrummy.games.schema import view_schema
+from openrummy.games.schema import jsdoc_typedefs, view_schema
 from openrummy.rules import find_preset, preset_names
 
 SCHEMA_FILE = Path(__file__).parents[2] / "docs" / "schema" / "views.schema.json"
@@ -37,3 +37,9 @@ def test_every_view_validates_against_the_schema(name: str) -> None:
     wrong = dict(match.view(0).to_json(), hand=[7])
     with pytest.raises(jsonschema.ValidationError):
         validator.validate(wrong)
+
+
+def test_the_web_clients_typedefs_are_the_generated_ones() -> None:
+    # Regenerate with: python -m openrummy.games.schema --jsdoc > src/openrummy/web/js/views.js
+    web = Path(__file__).parents[2] / "src" / "openrummy" / "web" / "js" / "views.js"
+    assert web.read_text() == jsdoc_typedefs()
