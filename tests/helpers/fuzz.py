@@ -30,7 +30,7 @@ from openrummy.bots import make_bot
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import RummyError
 from openrummy.games.actions import Play
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.melds import Meld, MeldItem
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset

@@ -202,9 +202,9 @@ def check_play(
     from collections import Counter
 
     from openrummy.games.commit import commit_violations
-    from openrummy.solve.table import Play
+    from openrummy.solve.table import BestPlay
 
-    assert isinstance(play, Play)
+    assert isinstance(play, BestPlay)
     mr = rules.meld_rules
     for m in play.table:
         m.validate(mr)

@@ -38,8 +38,8 @@ from starlette.types import Scope
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
+from openrummy.games.families import new_match
 from openrummy.games.judge import check_table, judge_hand
-from openrummy.games.registry import new_match
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
 
@@ -213,11 +213,11 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
             action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
             match.apply(action)
         now = actions[step - 1].at if step else game.started_at
-        view = client_view(match.view(None, now=now))
+        view = client_view(match.view(None, now=now).to_json())
         hands = []
         for s in range(row.players):
             try:
-                hands.append(match.view(s, now=now).get("hand"))
+                hands.append(match.view(s, now=now).to_json()["hand"])
             except RummyError:
                 hands.append(None)
         return {"view": view, "hands": hands}
@@ -271,7 +271,7 @@ def _router() -> APIRouter:
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
         match = live.match
-        view = match.view(seat)
+        view = match.view(seat).to_json()
         local = match.seats.index(seat) if seat in match.seats else None
         my_turn = (
             local is not None
@@ -297,7 +297,7 @@ def _router() -> APIRouter:
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "manipulation":
             raise ServiceError(ErrorCode.WRONG_FAMILY, "hints are given in manipulation games", 422)
-        view = live.match.view(seat)
+        view = live.match.view(seat).to_json()
         if view.get("hand") is None:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
@@ -315,7 +315,7 @@ def _router() -> APIRouter:
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "indian":
             raise ServiceError(ErrorCode.WRONG_FAMILY, "hands are arranged in Indian Rummy", 422)
-        view = live.match.view(seat)
+        view = live.match.view(seat).to_json()
         if view.get("hand") is None:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current hand", 409
