@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from openrummy.bots import make_bot, play_match
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 

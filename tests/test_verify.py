@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from typer.testing import CliRunner
 
 from openrummy.bots import make_bot, play_match
