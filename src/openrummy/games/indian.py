@@ -24,12 +24,13 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.events import Event, EventCode, Violation
 from openrummy.games.actions import (
     Action,
     Declare,
@@ -40,8 +41,8 @@ from openrummy.games.actions import (
     TakeDiscard,
     parse_action,
 )
-from openrummy.games.commit import Violation
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules.common import MatchFormat
 from openrummy.rules.indian import (
     DealsScoring,
@@ -134,7 +135,14 @@ class IndianResult:
     accepted: bool = True
     """False for an invalid declaration (penalised, the hand goes on)."""
     violations: tuple[Violation, ...] = ()
-    event: str = ""
+    event: Event = field(default_factory=lambda: Event(EventCode.SHOWED))
+    """What happened, as data (``str(result.event)`` in English words)."""
+    after: tuple[Event, ...] = ()
+    """What followed in a match: the hand's end, the match's end."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return (self.event, *self.after)
 
 
 _KINDS: dict[type[Any], str] = {
@@ -384,21 +392,21 @@ class IndianGame:
         self.status[seat] = SeatStatus.DROPPED
         self.out_of_play.extend(self.hands[seat])
         self.hands[seat] = []
-        kind = "first" if self.draws[seat] == 0 else "middle"
-        text = f"seat {seat} dropped ({kind} drop, {value})"
+        stage = "first" if self.draws[seat] == 0 else "middle"
+        event = Event(EventCode.DROPPED, seat, stage=stage, points=value)
         if not self._last_standing():
             self._next_turn(action.at)
-        return IndianResult(action, event=text)
+        return IndianResult(action, event=event)
 
     def _do_draw(self, action: Draw) -> IndianResult:
         if not self._stock and not self._rebuild_stock():
             self._finish_void()
-            return IndianResult(action, event="the stock ran out: the hand is void")
+            return IndianResult(action, event=Event(EventCode.STOCK_RAN_OUT, action.seat))
         self.hands[action.seat].append(self._stock.pop())
         self.draws[action.seat] += 1
         self._taken = None
         self.phase = IndianPhase.DISCARD
-        return IndianResult(action, event=f"seat {action.seat} drew from the stock")
+        return IndianResult(action, event=Event(EventCode.DREW, action.seat))
 
     def _rebuild_stock(self) -> bool:
         """Stock exhausted (§5.6): shuffle the discards except the top into a new stock."""
@@ -419,7 +427,7 @@ class IndianGame:
         self.draws[action.seat] += 1
         self._taken = card
         self.phase = IndianPhase.DISCARD
-        return IndianResult(action, event=f"seat {action.seat} took {card} from the discard pile")
+        return IndianResult(action, event=Event(EventCode.TOOK_DISCARD, action.seat, card=card))
 
     def _do_discard(self, action: Discard) -> IndianResult:
         hand = self.hands[action.seat]
@@ -437,7 +445,7 @@ class IndianGame:
         self.discard_pile.append(action.card)
         self._upcard_on_top = False
         self._next_turn(action.at)
-        return IndianResult(action, event=f"seat {action.seat} discarded {action.card}")
+        return IndianResult(action, event=Event(EventCode.DISCARDED, action.seat, card=action.card))
 
     def _do_declare(self, action: Declare) -> IndianResult:
         seat = action.seat
@@ -477,9 +485,8 @@ class IndianGame:
             self.declared_groups = groups
             self._declared_hand = rest
             self._finish_declared(seat, action.at)
-            return IndianResult(action, event=f"seat {seat} declared ({verdict.form})")
-        reason = verdict.reason or "not a valid declaration"
-        violation = Violation("DECLARE", reason)
+            return IndianResult(action, event=Event(EventCode.DECLARED, seat, form=verdict.form))
+        violation = Violation("DECLARE", verdict.problem or Reason.of("declare.invalid"))
         self.penalties[seat] = self.rules.declare.invalid_penalty
         self.finish_slot.remove(action.finish)
         self.discard_pile.append(action.finish)
@@ -498,7 +505,12 @@ class IndianGame:
             action,
             accepted=False,
             violations=(violation,),
-            event=f"seat {seat}'s declaration was invalid ({reason}): {self.rules.declare.invalid_penalty} points",
+            event=Event(
+                EventCode.DECLARE_FAILED,
+                seat,
+                violations=(violation,),
+                points=self.rules.declare.invalid_penalty,
+            ),
         )
 
     def _do_show(self, action: Show) -> IndianResult:
@@ -513,7 +525,7 @@ class IndianGame:
             self.current = waiting[0]
         else:
             self._score_declared()
-        return IndianResult(action, event=f"seat {seat} showed their cards")
+        return IndianResult(action, event=Event(EventCode.SHOWED, seat))
 
     # -- turn order and hand end --------------------------------------------------------------
     def _next_turn(self, at: float | None) -> None:
@@ -671,8 +683,8 @@ class IndianGame:
                 "seat": self.last_result.action.seat,
                 "action": _public(self.last_result.action),
                 "accepted": self.last_result.accepted,
-                "violations": [str(x) for x in self.last_result.violations],
-                "event": self.last_result.event,
+                "violations": [x.to_json() for x in self.last_result.violations],
+                "event": self.last_result.event.to_json(),
             }
         return v
 
@@ -694,9 +706,15 @@ class IndianMatchOutcome:
     totals: tuple[int, ...]
     """Penalty totals (lower is better); with chips, the chip counts (higher is better)."""
     eliminated: tuple[int, ...]
-    decided_by: str
+    decision: Reason
+    """How the winner was found (``decision.last_under``, ``decision.lowest_total``, …)."""
     settlement: tuple[int, ...] | None = None
     """Points format: what each player receives (+) or pays (−)."""
+
+    @property
+    def decided_by(self) -> str:
+        """How the winner was found, in English words ("last player under 101", …)."""
+        return str(self.decision)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -704,6 +722,7 @@ class IndianMatchOutcome:
             "totals": list(self.totals),
             "eliminated": list(self.eliminated),
             "decided_by": self.decided_by,
+            "decision": self.decision.to_json(),
             "settlement": list(self.settlement) if self.settlement is not None else None,
         }
 
@@ -790,13 +809,13 @@ class IndianMatch(RoundsMatch[IndianGame]):
                         self.chips[s] -= scores[i]
                         self.chips[w] += scores[i]
 
-    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
         fmt = self.rules.match.format
         if fmt is MatchFormat.POINTS:
             winners = summary.winners()
             if not winners:  # a void hand: nobody is owed anything
-                return (), "void hand"
-            return winners, "points (one hand)"
+                return (), Reason.of("decision.void_hand")
+            return winners, Reason.of("decision.points_one_hand")
         threshold = self.rules.pool_threshold
         if threshold is not None:
             exceed = self.rules.pool.elimination is PoolElimination.EXCEED
@@ -813,7 +832,7 @@ class IndianMatch(RoundsMatch[IndianGame]):
             self.eliminated.extend(out)
             alive = [s for s in alive if s not in out]
             if len(alive) == 1:
-                return (alive[0],), f"last player under {threshold}"
+                return (alive[0],), Reason.of("decision.last_under", threshold=threshold)
             return None
         count = self.rules.deals.count if fmt is MatchFormat.DEALS else self.rules.match.hands
         if len(self.rounds) < count:
@@ -821,17 +840,17 @@ class IndianMatch(RoundsMatch[IndianGame]):
         if self.chips is not None:
             best_chips = max(self.chips)
             tied = [s for s in range(self.players) if self.chips[s] == best_chips]
-            how = "most chips"
+            how = Reason.of("decision.most_chips")
         else:
             best_total = min(self.totals)
             tied = [s for s in range(self.players) if self.totals[s] == best_total]
-            how = "lowest total"
+            how = Reason.of("decision.lowest_total")
         if len(tied) == 1:
             return (tied[0],), how
         self._tie_break(tied)
         return None
 
-    def _finish(self, winners: tuple[int, ...], how: str) -> IndianMatchOutcome:
+    def _finish(self, winners: tuple[int, ...], how: Reason) -> IndianMatchOutcome:
         settlement = None
         if self.rules.match.format is MatchFormat.POINTS:
             total = sum(self.totals)

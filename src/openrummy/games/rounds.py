@@ -18,6 +18,8 @@ from typing import Any, Generic, TypeVar
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.events import Event, EventCode
+from openrummy.messages import Reason
 
 from .actions import Action, parse_action
 
@@ -169,11 +171,12 @@ class RoundsMatch(ABC, Generic[G]):
         """Add a finished (regular) round to the standings."""
 
     @abstractmethod
-    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
-        """The winners and how they won once the match is decided, else ``None``."""
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
+        """The winners and how they won (a ``decision.*`` reason) once the match is
+        decided, else ``None``."""
 
     @abstractmethod
-    def _finish(self, winners: tuple[int, ...], how: str) -> Any:
+    def _finish(self, winners: tuple[int, ...], how: Reason) -> Any:
         """The family's match outcome."""
 
     @abstractmethod
@@ -221,7 +224,11 @@ class RoundsMatch(ABC, Generic[G]):
         )
 
     def apply(self, action: Action) -> Any:
-        """Apply an action of a match seat to the current round; deal on when it ends."""
+        """Apply an action of a match seat to the current round; deal on when it ends.
+
+        The result speaks of match seats; when the round ends, its ``after`` events say so
+        (``round_over``, then ``match_over`` once the match is decided).
+        """
         if self.outcome is not None:
             raise IllegalActionError("the match is over")
         if action.seat not in self.seats:
@@ -234,9 +241,24 @@ class RoundsMatch(ABC, Generic[G]):
         result = game.apply(local)
         stamped = dataclasses.replace(result.action, seat=action.seat)
         self.history.append(stamped)
-        result = dataclasses.replace(result, action=stamped)
+        result = dataclasses.replace(
+            result, action=stamped, event=result.event.with_seats(self.seats)
+        )
         if game.outcome is not None:
             self._round_over(game.outcome, game.dealer, stamped.at)
+            summary = self.rounds[-1]
+            after = [
+                Event(EventCode.ROUND_OVER, round=summary.index + 1, winners=summary.winners())
+            ]
+            if self.outcome is not None:
+                after.append(
+                    Event(
+                        EventCode.MATCH_OVER,
+                        winners=tuple(self.outcome.winners),
+                        decision=self.outcome.decision,
+                    )
+                )
+            result = dataclasses.replace(result, after=tuple(after))
         return result
 
     def _round_over(self, outcome: Any, local_dealer: int, at: float | None) -> None:
@@ -261,13 +283,13 @@ class RoundsMatch(ABC, Generic[G]):
             nxt = (nxt + 1) % self.players
         self.game = self._deal(players, nxt, at)
 
-    def _decide_tie_break(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide_tie_break(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
         """An extra round among the tied: its best round score wins; repeat while tied."""
         scores = summary.outcome.scores
         best = (max if self._higher_is_better() else min)(scores)
         still = tuple(summary.seats[i] for i, sc in enumerate(scores) if sc == best)
         if len(still) == 1:
-            return still, "extra round among the tied players"
+            return still, Reason.of("decision.tie_break")
         self._tied = still
         return None
 
