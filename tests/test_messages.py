@@ -109,7 +109,9 @@ def test_nested_violations_render_without_rule_codes() -> None:
         meld="[3S 5S 6S 7S]",
         problem=Reason.of("meld.not_consecutive", ranks="3-5-6-7"),
     )
-    assert str(v) == "C1: [3S 5S 6S 7S] is not valid: 3-5-6-7 is not a sequence of consecutive ranks"
+    assert (
+        str(v) == "C1: [3S 5S 6S 7S] is not valid: 3-5-6-7 is not a sequence of consecutive ranks"
+    )
     assert v.render("de") == "[3S 5S 6S 7S] ist ungültig: 3-5-6-7 ist keine lückenlose Folge"
     event = Event(EventCode.PLAY_FAILED, 0, violations=(v,), penalty=3)
     assert Event.from_json(event.to_json()) == event
@@ -126,10 +128,8 @@ def test_unknown_codes_render_as_themselves() -> None:
 
 def _check_message(data: dict[str, Any]) -> None:
     """A message the engine emitted: known code or reason, parameters all declared."""
-    if "reason" in data:
-        entry = CAT["reasons"][data["reason"]]
-    else:
-        entry = CAT["events"][data["code"]]
+    section, key = ("reasons", "reason") if "reason" in data else ("events", "code")
+    entry = CAT[section][data[key]]
     for key, value in data.items():
         if key in ("code", "reason"):
             continue
