@@ -3,36 +3,58 @@
 Seeded Rummikub positions (2 jokers) with about 20, 40, 60 and 80 table tiles and a
 14-tile rack. *Typical* positions are those where the whole rack fits, *hard* ones those
 where the optimum leaves tiles on the rack (then the solver must prove that nothing
-better exists). For each group: median and p99 milliseconds per solve for both solvers,
-their ratio, and how often each answer is optimal (most tiles placed; ours is exact and
-cross-checked against HiGHS in the tests, so it is the yardstick).
+better exists). Each position is solved twice by our solver and timed both ways:
+
+* ``c+v``: count and value alone (``best_play(..., keep_melds=False)``);
+* ``solve``: what ``rummy solve`` does (``best_play`` as called there, with the kept-melds
+  tie-break; the same call its ``ms`` field times).
+
+Every answer is checked in the same run against an independent optimum: the HiGHS
+integer program of the test suite (``tests/solve/ilp_reference.py``, which shares nothing
+with the solver but the rule objects), solved in full for every position and timed too
+(``HiGHS``), and both of our plays must pass the engine's commit checks (RULES.md §2.2).
+A position counts as optimal for us only when both plays are legal and place the
+reference's count and value; ``rummikub-solver`` is optimal when it places the
+reference's count (it maximises tiles only). Any answer that is not optimal is printed
+and makes the run exit with status 1. The reference is the slowest part of a run (a
+fraction of a second to several seconds a position, more with the table's size).
 
 Run: ``.venv/bin/python bench/solver.py`` (``make bench`` runs it too). ``--n`` sets the
 positions per size and kind (default 40: the hard positions' times are bimodal, a cluster
 near half a millisecond and one above, so with 15 per kind the 20-tile hard median moved
-from 0.62 to 0.87 ms between identical runs; with 40 it is steady). ``rummikub-solver`` is a benchmark-only tool, not a
-project dependency: it is installed into the running environment on first use (pass
-``--no-install`` to skip it and time our solver alone).
+from 0.62 to 0.87 ms between identical runs; with 40 it is steady); ``--sizes`` the table
+sizes. ``rummikub-solver`` is a benchmark-only tool, not a project dependency: it is
+installed into the running environment on first use (pass ``--no-install`` to skip it).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import random
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from openrummy.cards import JOKER, Card, Suit
+from openrummy.games.commit import commit_violations
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
-from openrummy.solve import best_play
+from openrummy.rules.manipulation import ManipulationRules
+from openrummy.solve import Play, best_play
 
 SIZES = (20, 40, 60, 80)
+
+REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "solve" / "ilp_reference.py"
+"""The test suite's independent HiGHS model of the table problem."""
+
+Reference = Callable[..., Any]
 
 
 @dataclass
@@ -44,10 +66,26 @@ class Position:
 @dataclass
 class Row:
     ours: list[float] = field(default_factory=list)
+    """Seconds per solve, count and value alone."""
+    ours_solve: list[float] = field(default_factory=list)
+    """Seconds per solve as ``rummy solve`` calls it (kept-melds tie-break included)."""
+    reference: list[float] = field(default_factory=list)
     theirs: list[float] = field(default_factory=list)
     ours_optimal: int = 0
     theirs_optimal: int = 0
     theirs_failed: int = 0
+
+
+@dataclass
+class Solved:
+    """One position with our two answers, waiting for the reference."""
+
+    row: Row
+    label: str
+    position: Position
+    fast: Play
+    full: Play
+    optimum: tuple[int, int] = (0, 0)
 
 
 def _random_meld(rng: random.Random, pool: list[Card]) -> Meld | None:
@@ -131,6 +169,52 @@ def make_position(seed: int, size: int, kind: str) -> Position:
     return Position(table, hand)
 
 
+def load_reference() -> Reference:
+    """``optimum(rules, table, hand)`` of the test suite's reference model.
+
+    Loaded from its file, so that neither the package nor the benchmark needs the tests
+    to be importable as a package."""
+    spec = importlib.util.spec_from_file_location("ilp_reference", REFERENCE)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"the reference model is missing: {REFERENCE}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # its dataclasses look their module up while being made
+    spec.loader.exec_module(mod)
+    optimum: Reference = mod.optimum
+    return optimum
+
+
+def legality(rules: ManipulationRules, p: Position, play: Play) -> list[str]:
+    """Why this play is not a legal turn (the engine's commit checks), or nothing."""
+    cards = [c for m in play.table for c in m.cards]
+    before = [c for m in p.table for c in m.cards] + list(play.placed)
+    if sorted(cards, key=Card.sort_key) != sorted(before, key=Card.sort_key):
+        return ["the table after the play is not the table before plus the cards placed"]
+    if play.count == 0:
+        return []
+    return [
+        str(v)
+        for v in commit_violations(
+            rules,
+            table_before=list(play.before),
+            hand=list(p.hand),
+            table_after=list(play.table),
+            opened=True,
+        )
+    ]
+
+
+def check(rules: ManipulationRules, s: Solved, optimum: tuple[int, int]) -> list[str]:
+    """What is wrong with our two answers to ``s`` (empty: both optimal and legal)."""
+    wrong: list[str] = []
+    for what, play in (("count and value", s.fast), ("rummy solve", s.full)):
+        got = (play.count, play.value)
+        if got != optimum:
+            wrong.append(f"{what}: placed (count, value) {got}, the optimum is {optimum}")
+        wrong.extend(f"{what}: {v}" for v in legality(rules, s.position, play))
+    return wrong
+
+
 def _load_theirs(install: bool) -> Any:
     try:
         return importlib.import_module("rummikub_solver")
@@ -169,98 +253,137 @@ class Theirs:
         return 0 if sol is None else len(sol.tiles)
 
 
-def _ms(xs: list[float], q: float) -> float:
+def _ms(xs: Sequence[float], q: float) -> float:
     if not xs:
         return float("nan")
     s = sorted(xs)
     return s[min(len(s) - 1, int(q * len(s)))] * 1000
 
 
+def _line(size: int, group: str, rows: Sequence[Row], *, opt: bool) -> str:
+    """One line of the table: times in ms (median, p99), ratios of medians, and with
+    ``opt`` the share of optimal answers."""
+
+    def cell(x: float, width: int, unit: str = "") -> str:
+        return f"{'-':>{width}}" if x != x else f"{x:>{width - len(unit)}.2f}{unit}"
+
+    ours = [t for r in rows for t in r.ours]
+    full = [t for r in rows for t in r.ours_solve]
+    ref = [t for r in rows for t in r.reference]
+    theirs = [t for r in rows for t in r.theirs]
+    n = len(ours)
+    om, sm, hm, tm = _ms(ours, 0.5), _ms(full, 0.5), _ms(ref, 0.5), _ms(theirs, 0.5)
+    out = (
+        f"{size:>5} {group:>8} {n:>4} | {cell(om, 8)} {cell(_ms(ours, 0.99), 8)} | "
+        f"{cell(sm, 9)} {cell(_ms(full, 0.99), 9)} | {cell(hm, 9)} {cell(hm / sm, 11, 'x')} | "
+        f"{cell(tm, 10)} {cell(_ms(theirs, 0.99), 10)} {cell(tm / om, 10, 'x')} |"
+    )
+    if opt:
+        mine = sum(r.ours_optimal for r in rows)
+        theirs_opt = sum(r.theirs_optimal for r in rows)
+        out += f" {100 * mine / n:>7.0f}% " + (
+            f"{100 * theirs_opt / n:>9.0f}%" if theirs else f"{'-':>10}"
+        )
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=40, help="positions per size and kind")
+    ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="table sizes (tiles)")
     ap.add_argument("--no-install", action="store_true", help="do not pip install rummikub-solver")
     args = ap.parse_args(argv)
+    sizes: list[int] = args.sizes
     rules = find_preset("rummikub")
+    optimum = load_reference()
     mod = _load_theirs(not args.no_install)
     theirs = Theirs(mod) if mod is not None else None
-    # warm up (imports, caches)
+    # warm up (imports, caches, HiGHS)
     warm = make_position(0, 20, "typical")
     best_play(rules, warm.table, warm.hand, keep_melds=False)
+    best_play(rules, warm.table, warm.hand)
+    optimum(rules, [c for m in warm.table for c in m.cards], warm.hand)
     if theirs is not None:
         theirs.solve(warm)
     rows: dict[tuple[int, str], Row] = {}
-    # Ours first on every position, then theirs on the same positions: each solver is
-    # timed in its own steady state. (Interleaved, each paid for the other: their
-    # solver's garbage set off full collections of the heap that left the CPU caches
+    # Ours first on every position, then the reference and theirs on the same positions:
+    # each solver is timed in its own steady state. (Interleaved, each paid for the other:
+    # their solver's garbage set off full collections of the heap that left the CPU caches
     # cold for the next solve of ours, about half a millisecond a solve.)
-    solved: list[tuple[Row, Position, int]] = []
-    for size in SIZES:
+    solved: list[Solved] = []
+    for size in sizes:
         for kind in ("typical", "hard"):
             for i in range(args.n):
-                p = make_position(1000 * size + i * 2 + (kind == "hard"), size, kind)
+                seed = 1000 * size + i * 2 + (kind == "hard")
+                p = make_position(seed, size, kind)
                 retry = 0
                 while True:
                     t0 = time.perf_counter()
-                    play = best_play(rules, p.table, p.hand, keep_melds=False)
-                    t_ours = time.perf_counter() - t0
+                    fast = best_play(rules, p.table, p.hand, keep_melds=False)
+                    t_fast = time.perf_counter() - t0
                     # a "hard" seed whose rack fits anyway is replaced (up to 9 times); the
                     # solve that decides is the one timed, so no position is solved twice
                     retry += 1
-                    if kind != "hard" or play.hand or retry == 10:
+                    if kind != "hard" or fast.hand or retry == 10:
                         break
-                    p = make_position(100_000 * retry + 1000 * size + i * 2 + 1, size, kind)
-                group = "typical" if not play.hand else "hard"
+                    seed = 100_000 * retry + 1000 * size + i * 2 + 1
+                    p = make_position(seed, size, kind)
+                t0 = time.perf_counter()
+                full = best_play(rules, p.table, p.hand)  # as `rummy solve` calls it
+                t_full = time.perf_counter() - t0
+                group = "typical" if not fast.hand else "hard"
                 row = rows.setdefault((size, group), Row())
-                row.ours.append(t_ours)
-                row.ours_optimal += 1
-                solved.append((row, p, play.count))
+                row.ours.append(t_fast)
+                row.ours_solve.append(t_full)
+                solved.append(Solved(row, f"seed {seed}, {size} tiles, {kind}", p, fast, full))
+    failures: list[str] = []
+    for s in solved:
+        t0 = time.perf_counter()
+        ref = optimum(rules, [c for m in s.position.table for c in m.cards], s.position.hand)
+        s.row.reference.append(time.perf_counter() - t0)
+        s.optimum = (ref.count, ref.value) if ref is not None else (0, 0)
+        wrong = check(rules, s, s.optimum)
+        if wrong:
+            failures.extend(f"{s.label}: {w}" for w in wrong)
+        else:
+            s.row.ours_optimal += 1
     if theirs is not None:
-        for row, p, count in solved:
+        for s in solved:
             t0 = time.perf_counter()
             try:
-                got = theirs.solve(p)
+                got = theirs.solve(s.position)
             except Exception:  # their failure is a data point, not a crash
                 got = None
-            row.theirs.append(time.perf_counter() - t0)
+            s.row.theirs.append(time.perf_counter() - t0)
             if got is None:
-                row.theirs_failed += 1
-            elif got == count:
-                row.theirs_optimal += 1
+                s.row.theirs_failed += 1
+            elif got == s.optimum[0]:
+                s.row.theirs_optimal += 1
     print(
-        f"{'table':>5} {'group':>8} {'n':>4} | {'ours med':>9} {'ours p99':>9} | "
-        f"{'theirs med':>10} {'theirs p99':>10} | {'ratio med':>9} | "
+        f"{'table':>5} {'group':>8} {'n':>4} | {'c+v med':>8} {'c+v p99':>8} | "
+        f"{'solve med':>9} {'solve p99':>9} | {'HiGHS med':>9} {'HiGHS/solve':>11} | "
+        f"{'theirs med':>10} {'theirs p99':>10} {'theirs/c+v':>10} | "
         f"{'ours opt':>8} {'theirs opt':>10}"
     )
-    for size in SIZES:
+    for size in sizes:
         for group in ("typical", "hard"):
             row = rows.get((size, group))
-            if row is None:
-                continue
-            n = len(row.ours)
-            om, op = _ms(row.ours, 0.5), _ms(row.ours, 0.99)
-            tm, tp = _ms(row.theirs, 0.5), _ms(row.theirs, 0.99)
-            ratio = tm / om if row.theirs else float("nan")
-            theirs_opt = f"{100 * row.theirs_optimal / n:.0f}%" if row.theirs else "-"
-            print(
-                f"{size:>5} {group:>8} {n:>4} | {om:>9.2f} {op:>9.2f} | {tm:>10.2f} {tp:>10.2f} | "
-                f"{ratio:>8.2f}x | {100 * row.ours_optimal / n:>7.0f}% {theirs_opt:>10}"
-            )
-    for size in SIZES:
+            if row is not None:
+                print(_line(size, group, [row], opt=True))
+    for size in sizes:
         # both groups of a size together
-        ours = [t for (sz, _g), r in rows.items() if sz == size for t in r.ours]
-        theirs_t = [t for (sz, _g), r in rows.items() if sz == size for t in r.theirs]
-        if ours and theirs_t:
-            om, tm = _ms(ours, 0.5), _ms(theirs_t, 0.5)
-            print(
-                f"{size:>5} {'all':>8} {len(ours):>4} | {om:>9.2f} {_ms(ours, 0.99):>9.2f} | "
-                f"{tm:>10.2f} {_ms(theirs_t, 0.99):>10.2f} | {tm / om:>8.2f}x |"
-            )
-    all_ours = [t for r in rows.values() for t in r.ours]
-    all_theirs = [t for r in rows.values() for t in r.theirs]
+        at = [r for (sz, _g), r in rows.items() if sz == size]
+        if at:
+            print(_line(size, "all", at, opt=False))
+    everything = list(rows.values())
+    all_ours = [t for r in everything for t in r.ours]
+    all_full = [t for r in everything for t in r.ours_solve]
+    all_theirs = [t for r in everything for t in r.theirs]
+    optimal = sum(r.ours_optimal for r in everything)
     print(
-        f"all: ours median {statistics.median(all_ours) * 1000:.2f} ms, "
-        f"p99 {_ms(all_ours, 0.99):.2f} ms"
+        f"all: count and value median {statistics.median(all_ours) * 1000:.2f} ms, "
+        f"p99 {_ms(all_ours, 0.99):.2f} ms; rummy solve median "
+        f"{statistics.median(all_full) * 1000:.2f} ms, p99 {_ms(all_full, 0.99):.2f} ms"
         + (
             f"; theirs median {statistics.median(all_theirs) * 1000:.2f} ms, "
             f"p99 {_ms(all_theirs, 0.99):.2f} ms"
@@ -268,7 +391,10 @@ def main(argv: list[str]) -> int:
             else ""
         )
     )
-    return 0
+    print(f"ours optimal and legal on {optimal} of {len(solved)} positions (HiGHS reference)")
+    for f in failures:
+        print(f"NOT OPTIMAL: {f}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import sys
@@ -13,7 +14,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -32,7 +33,10 @@ OptionList = Annotated[
     typer.Option(
         "--option",
         "-o",
-        help="Override a rule option by its RULES.md name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable).",
+        help=(
+            "Override a rule option by name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable). "
+            "Every option and its values: docs/rules/, or rummy presets NAME."
+        ),
     ),
 ]
 
@@ -50,6 +54,67 @@ def _overrides(options: Sequence[str] | None) -> dict[str, str]:
 def _fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from openrummy import __version__
+
+        typer.echo(f"rummy (OpenRummy) {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
+def _open_input(file: Path | None) -> TextIO:
+    """The input of a JSON-lines command: ``file`` read whole as UTF-8, or standard input.
+
+    A missing file, a directory or a file that is not UTF-8 text is a one-line error
+    (exit 2) before any line is answered.
+    """
+    if file is None:
+        return sys.stdin
+    try:
+        return io.StringIO(file.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise _fail(f"{file}: no such file") from None
+    except IsADirectoryError:
+        raise _fail(f"{file}: is a directory, not a file of JSON lines") from None
+    except UnicodeDecodeError as e:
+        raise _fail(
+            f"{file}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})"
+        ) from None
+    except OSError as e:
+        raise _fail(f"{file}: cannot read ({e.strerror})") from None
+
+
+def _check_output(path: Path, option: str) -> None:
+    """Fail at once, before any long work, if ``path`` cannot be written.
+
+    The file is opened for appending (and removed again if it did not exist), which is the
+    only test that sees read-only file systems and permissions as the writer will.
+    """
+    if path.is_dir():
+        raise _fail(f"{option} {path}: is a directory; give a file name")
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as e:
+        raise _fail(f"{option} {path}: cannot write there ({e.strerror})") from None
 
 
 # -- validate --------------------------------------------------------------------------------
@@ -113,13 +178,25 @@ def presets(
         for n in preset_names():
             rules = find_preset(n)
             typer.echo(f"{n:16} {getattr(rules, 'title', n)}")
+        typer.echo(
+            "\nEvery option of one preset: rummy presets NAME; what each means: docs/rules/."
+        )
         return
     try:
         rules = find_preset(name)
     except RummyError as e:
         raise _fail(str(e)) from None
+    from openrummy.rules.reference import format_value
+
     for key, value in rules.options().items():
-        typer.echo(f"{key:40} {value}")
+        typer.echo(f"{key:40} {format_value(value)}")
+    typer.echo(f"\nWhat each option means, and its allowed values: docs/rules/{_rules_page(rules)}")
+
+
+def _rules_page(rules: Any) -> str:
+    from openrummy.rules.reference import FAMILIES
+
+    return FAMILIES.get(rules.family, "")
 
 
 # -- demo: a bot game printed turn by turn ----------------------------------------------------
@@ -180,6 +257,8 @@ def demo(
     from openrummy.record import GameRecord
     from openrummy.rules import find_preset
 
+    if record is not None:
+        _check_output(record, "--record")
     try:
         rules = find_preset(game, _overrides(option))
         kinds = [k.strip() for k in bots.split(",") if k.strip()]
@@ -440,6 +519,10 @@ def simulate(
     saving = out is not None and out.suffix.lower() == ".json"
     if resume and not saving:
         raise _fail("--resume needs --out with a .json file (the run to go on from)")
+    if out is not None and not (resume and out.is_file()):
+        _check_output(out, "--out")
+    if chart is not None:
+        _check_output(chart, "--chart")
     try:
         spec = TournamentSpec(
             game=game, bots=names, deals=deals, seed=seed, options=_overrides(option), unit=unit
@@ -555,7 +638,7 @@ def solve(
     """
     from openrummy.solve.jsonl import solve_lines
 
-    stream = file.open(encoding="utf-8") if file is not None else sys.stdin
+    stream = _open_input(file)
     failed = False
     try:
         for out in solve_lines(stream, pretty=pretty):
@@ -588,7 +671,7 @@ def arrange(
     from openrummy.solve.arrange_jsonl import arrange_lines
 
     errors: list[int] = []
-    stream = file.open(encoding="utf-8") if file is not None else sys.stdin
+    stream = _open_input(file)
     try:
         for out in arrange_lines(stream, pretty=pretty, errors=errors):
             typer.echo(out)
@@ -622,7 +705,37 @@ def serve(
     from openrummy.server.app import serve as run_server
     from openrummy.server.settings import Settings
 
-    run_server(Settings.from_env(host=host, port=port, db=db, log_level=log_level))
+    try:
+        settings = Settings.from_env(host=host, port=port, db=db, log_level=log_level)
+    except ValueError as e:
+        raise _fail(f"bad server setting: {e}") from None
+    if not 1 <= settings.port <= 65535:
+        raise _fail(f"--port {settings.port}: use a port from 1 to 65535")
+    if settings.log_level.lower() not in _LOG_LEVELS:
+        raise _fail(f"--log-level {settings.log_level}: use one of {', '.join(_LOG_LEVELS)}")
+    problem = _db_url_problem(settings.db)
+    if problem:
+        raise _fail(f"--db {settings.db}: {problem}")
+    run_server(settings)
+
+
+_LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _db_url_problem(url: str) -> str | None:
+    """Why SQLAlchemy's asyncio engine cannot use ``url``, or None."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        dialect = make_url(url).get_dialect()
+    except ArgumentError as e:
+        return f"not a database URL the server can use ({e}); see docs/server.md"
+    except ImportError as e:
+        return f"its database driver is not installed ({e})"
+    if not getattr(dialect, "is_async", False):
+        return "not an asyncio driver: use sqlite+aiosqlite:///PATH or postgresql+asyncpg://…"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Fixtures of the browser tests (see ``e2e_helpers``): a ``rummy serve`` process per module
+"""Fixtures of the browser tests (see ``helpers.e2e``): a ``rummy serve`` process per module
 on a free port with a temporary SQLite database, and a fresh headless Chromium per test.
 
 Own fixtures instead of pytest-playwright, which keeps an event loop open and breaks the
@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_helpers import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, ensure_chromium, free_port
+
+from helpers.e2e import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, ensure_chromium, free_port
 
 
 @pytest.fixture(scope="module")

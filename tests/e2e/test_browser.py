@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 import httpx
-from e2e_helpers import Server, drag, new_page, shot
 
+from helpers.e2e import Server, drag, new_page, shot
 from openrummy.cards import Card
 from openrummy.games.registry import new_match
 from openrummy.melds import Meld

@@ -11,8 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_helpers import Server
 from websockets.sync.client import connect
+
+from helpers.e2e import Server
 
 HANG_GUARD = 20.0
 

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from players import play_out
 
+from helpers.players import play_out
 from openrummy.cards import Card
 from openrummy.games.registry import new_match
 from openrummy.rules import find_preset

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from players import play_out
 
+from helpers.players import play_out
 from openrummy.record import GameRecord
 from openrummy.server.fairness import commitment, verify_record
 

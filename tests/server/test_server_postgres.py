@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import Process
-from players import play_out
 
+from helpers.players import play_out
+from helpers.server import Process
 from openrummy.record import GameRecord
 
 pytestmark = pytest.mark.anyio

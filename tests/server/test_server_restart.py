@@ -8,9 +8,9 @@ started again on the same database, and the players reconnect with their tokens 
 from __future__ import annotations
 
 import pytest
-from conftest import Process
-from players import play_out
 
+from helpers.players import play_out
+from helpers.server import Process
 from openrummy.record import GameRecord
 
 pytestmark = pytest.mark.anyio

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from conftest import new_pg_database
 
+from helpers.server import new_pg_database
 from openrummy.server.store import ActionRow, SeatRow, SeqConflict, Store, TableRow, metadata
 
 pytestmark = pytest.mark.anyio

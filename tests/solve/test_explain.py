@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import random_position
 
+from helpers.positions import random_position
 from openrummy import Meld, find_preset, parse_cards
 from openrummy.melds import MeldRules
 from openrummy.solve import apply_steps, best_play, explain, explain_steps

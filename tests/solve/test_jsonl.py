@@ -82,10 +82,10 @@ def test_output_stays_json_when_the_integer_program_answers() -> None:
     # (nor standard error: every tournament worker would print it).
     code = (
         "import sys\n"
-        "from openrummy.solve import table\n"
+        "from openrummy.solve import SolverSettings\n"
         "from openrummy.solve.jsonl import solve_lines\n"
-        "table.DP_BUDGET = 0\n"
-        "for out in solve_lines(sys.stdin):\n"
+        "milp = SolverSettings(dp_budget=0)\n"
+        "for out in solve_lines(sys.stdin, settings=milp):\n"
         "    print(out, flush=True)\n"
     )
     line = json.dumps({"game": "robbers", "table": [["4S", "5S", "6S", "7S"]], "hand": ["3S"]})

@@ -11,18 +11,26 @@ import os
 from collections import Counter
 
 import pytest
-from conftest import Position, check_play, movable_cards, opening_position, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ilp_reference import Optimum, optimum
 
+from helpers.ilp_reference import Optimum, optimum
+from helpers.positions import Position, check_play, movable_cards, opening_position, random_position
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
+from openrummy.solve import SolverSettings, best_play
 from openrummy.solve import _dp as dp_module
 from openrummy.solve import _fast as fast_module
-from openrummy.solve import best_play
+from openrummy.solve import _problem as problem_module
 from openrummy.solve import table as table_module
+from openrummy.solve.settings import DEFAULT_SETTINGS
+
+MILP_ALONE = SolverSettings(dp_budget=0, lp_bound=False)
+"""The integer program on every position: the DP gives up at once, no relaxation first."""
+
+LP_FIRST = SolverSettings(lp_after=0, compiled_lp_after=0, compiled_lp_on_no=True)
+"""The linear relaxation asked before the DP has tried anything, by either core."""
 
 CHUNKS = 40
 PER_CHUNK = max(1, int(os.environ.get("OPENRUMMY_SOLVER_CROSS", "2000")) // CHUNKS)
@@ -30,9 +38,9 @@ PER_CHUNK = max(1, int(os.environ.get("OPENRUMMY_SOLVER_CROSS", "2000")) // CHUN
 together); ``OPENRUMMY_SOLVER_CROSS=400`` for a quick local run."""
 
 
-def _compare(p: Position) -> tuple[str, Counter[str]]:
+def _compare(p: Position, settings: SolverSettings = DEFAULT_SETTINGS) -> tuple[str, Counter[str]]:
     # count and value are compared; the kept-melds tie-break is tested in test_table.py
-    play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+    play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False, settings=settings)
     check_play(p.rules, p.table, p.hand, play, opened=p.opened)
     # the play passed the commit checks, so it is feasible: the reference may stop as
     # soon as its LP bound shows that nothing better exists
@@ -65,36 +73,29 @@ MILP_PER_CHUNK = 25
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(MILP_CHUNKS))
-def test_integer_program_matches_reference(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_integer_program_matches_reference(chunk: int) -> None:
     """The fallback for huge state spaces (``solve/_milp.py``), forced on every position."""
-    monkeypatch.setattr(table_module, "DP_BUDGET", 0)
-    monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))
     step = 2000 // (MILP_CHUNKS * MILP_PER_CHUNK)
     first = chunk * MILP_PER_CHUNK * step
     for seed in range(first + 3, first + MILP_PER_CHUNK * step, step):
-        _compare(random_position(seed))
+        _compare(random_position(seed), MILP_ALONE)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(MILP_CHUNKS))
-def test_linear_relaxation_first_matches_reference(
-    chunk: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_linear_relaxation_first_matches_reference(chunk: int) -> None:
     """The relaxation's bound (and its solution when integral), asked at every position
     before the DP has tried anything: the answers must not change."""
-    monkeypatch.setattr(dp_module, "UPPER_AFTER", 0)
-    monkeypatch.setattr(fast_module, "UPPER_AFTER", 0)
-    monkeypatch.setattr(fast_module, "UPPER_ON_NO", True)
     step = 2000 // (MILP_CHUNKS * MILP_PER_CHUNK)
     first = chunk * MILP_PER_CHUNK * step
     for seed in range(first + 5, first + MILP_PER_CHUNK * step, step):
-        _compare(random_position(seed))
+        _compare(random_position(seed), LP_FIRST)
 
 
 def test_linear_relaxation_bounds_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """``lp_bound`` never cuts the optimum off, and an integral relaxation is optimal."""
-    from openrummy.solve._dp import BudgetExceeded, CoreProblem, CoreSpec
     from openrummy.solve._milp import lp_bound
+    from openrummy.solve._problem import BudgetExceeded, CoreProblem, CoreSpec
 
     real = table_module.solve_core
     captured: list[tuple[CoreProblem, CoreSpec]] = []
@@ -111,7 +112,7 @@ def test_linear_relaxation_bounds_the_optimum(monkeypatch: pytest.MonkeyPatch) -
         best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
         for prob, spec in captured:
             try:
-                want = real(prob, spec, want_melds=False, budget=table_module.DP_BUDGET).score
+                want = real(prob, spec, want_melds=False, budget=DEFAULT_SETTINGS.dp_budget).score
             except BudgetExceeded:
                 continue
             bound, exact = lp_bound(prob, spec)
@@ -140,8 +141,7 @@ def test_huge_state_space_switches_to_the_integer_program(
     monkeypatch.setattr(table_module, "solve_milp", spy)
     _compare(random_position(648))
     assert not calls
-    monkeypatch.setattr(table_module, "lp_bound", lambda prob, spec: (None, None))
-    _compare(random_position(648))
+    _compare(random_position(648), SolverSettings(lp_bound=False))
     assert calls
 
 
@@ -155,11 +155,12 @@ def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> N
     made: list[int] = []
     real = fast_module.FastSearch.__init__
 
-    def spy(self, prob, spec, budget):  # type: ignore[no-untyped-def]
+    def spy(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         made.append(1)
-        real(self, prob, spec, budget)
+        real(self, *args, **kwargs)
 
     monkeypatch.setattr(fast_module.FastSearch, "__init__", spy)
+    python_core = SolverSettings(compiled=False)
     compared = 0
     for seed in range(3, 2000, 9):
         p = random_position(seed)
@@ -168,9 +169,11 @@ def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> N
         if not made:
             continue
         compared += 1
-        monkeypatch.setattr(dp_module, "COMPILED", False)
-        slow = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
-        monkeypatch.setattr(dp_module, "COMPILED", True)
+        made.clear()
+        slow = best_play(
+            p.rules, p.table, p.hand, opened=p.opened, keep_melds=False, settings=python_core
+        )
+        assert not made, "the Python core was asked for, the compiled one answered"
         assert (fast.count, fast.value) == (slow.count, slow.value), p.label
         check_play(p.rules, p.table, p.hand, fast, opened=p.opened)
     assert compared >= 60
@@ -189,11 +192,12 @@ def test_opening_turns_solved_in_parts_match_the_reference(monkeypatch: pytest.M
         answered.append(got[1] is not None)
         return got
 
+    monkeypatch.setattr(table_module, "_open_then_play", spy)
+    full_search = SolverSettings(open_in_parts=False)
     solved_in_parts = 0
     for seed in range(40):
         p = opening_position(seed)
         answered.clear()
-        monkeypatch.setattr(table_module, "_open_then_play", spy)
         _compare(p)
         fast = best_play(p.rules, p.table, p.hand, opened=False, keep_melds=False)
         if fast.count:  # the play names its opening melds, and they are worth the threshold
@@ -202,17 +206,20 @@ def test_opening_turns_solved_in_parts_match_the_reference(monkeypatch: pytest.M
         if not any(answered):
             continue
         solved_in_parts += 1
-        monkeypatch.setattr(table_module, "_open_then_play", lambda *a: (a[-1], None))
-        slow = best_play(p.rules, p.table, p.hand, opened=False, keep_melds=False)
+        answered.clear()
+        slow = best_play(
+            p.rules, p.table, p.hand, opened=False, keep_melds=False, settings=full_search
+        )
+        assert not answered, "open_in_parts=False still solved the opening in parts"
         assert (fast.count, fast.value) == (slow.count, slow.value), p.label
     assert solved_in_parts >= 15
 
 
 def _record_compiled_problems(
     monkeypatch: pytest.MonkeyPatch,
-) -> list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]]:
+) -> list[tuple[problem_module.CoreProblem, problem_module.CoreSpec]]:
     """A list that every core problem of an optimum solved by the compiled search joins."""
-    problems: list[tuple[dp_module.CoreProblem, dp_module.CoreSpec]] = []
+    problems: list[tuple[problem_module.CoreProblem, problem_module.CoreSpec]] = []
     real_core = table_module.solve_core
 
     def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
@@ -241,18 +248,21 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         return got
 
     monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
-    monkeypatch.setattr(dp_module, "RACE_STEP", 1)  # turns of one state: both orders answer
+    racing = SolverSettings(race_step=1)  # turns of one state: both orders answer
+    one_way = SolverSettings(race=False)
     checked = 0
     for seed in range(5, 2000, 8):
         p = random_position(seed)
         problems.clear()
-        play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+        play = best_play(
+            p.rules, p.table, p.hand, opened=p.opened, keep_melds=False, settings=racing
+        )
         check_play(p.rules, p.table, p.hand, play, opened=p.opened)
         for prob, spec in problems:
-            monkeypatch.setattr(dp_module, "RACE", False)
-            up = dp_module.solve_core(prob, spec, want_melds=False).score
-            down = dp_module.solve_core(dp_module.mirrored(prob), spec, want_melds=False).score
-            monkeypatch.setattr(dp_module, "RACE", True)
+            up = dp_module.solve_core(prob, spec, want_melds=False, settings=one_way).score
+            down = dp_module.solve_core(
+                dp_module.mirrored(prob), spec, want_melds=False, settings=one_way
+            ).score
             assert up == down, p.label
             checked += 1
     assert checked >= 60

@@ -59,15 +59,25 @@ class FirstPlayer(Enum):
 @dataclass(frozen=True, slots=True)
 class PlayersOptions:
     min: int = 2
+    """The fewest players a game may start with (at least 2)."""
     max: int = 5
+    """The most players a game may start with."""
 
 
 @dataclass(frozen=True, slots=True)
 class DeckOptions:
     kind: DeckKind = DeckKind.CARDS
+    """What the game is played with: CARDS (standard 52-card decks) or TILES (numbered tiles 1 to
+    13 in four colours, as in Rummikub).
+    """
     standard_decks: int = 2
-    """Number of 52-card decks; for tiles, the number of copies of each tile."""
+    """How many 52-card decks are shuffled together; with tiles, how many copies of each tile there
+    are (1 to 4).
+    """
     printed_jokers: int = 4
+    """How many printed jokers (or joker tiles) are added to the deck. A joker may stand for any
+    card.
+    """
 
     @property
     def size(self) -> int:

@@ -191,103 +191,216 @@ class Wilds:
 @dataclass(frozen=True, slots=True)
 class IndianDealOptions:
     hand_size: int = 13
+    """Cards dealt to each player (13, 10 or 21 in the presets). A player holds one more after
+    drawing.
+    """
     first_dealer: FirstDealer = FirstDealer.LOW_CUT
+    """Who deals the first hand: LOW_CUT (everyone cuts, the lowest card deals), HIGH_CUT or
+    RANDOM. The deal then passes one seat clockwise each hand.
+    """
     first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
+    """Who plays first: LEFT_OF_DEALER."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndianMeldOptions:
     ace_mode: AceMode = AceMode.HIGH_OR_LOW
+    """Where an ace may sit in a sequence. HIGH_OR_LOW: A-2-3 or Q-K-A, never K-A-2. LOW_ONLY:
+    A-2-3 only. WRAPAROUND: ranks go round, so K-A-2 is a sequence.
+    """
     ace_both_ends: bool = False
+    """With meld.ace_mode = HIGH_OR_LOW: may one sequence use an ace at both ends (A-2-…-K-A)?"""
     set_max: int = 4
+    """The most cards in a set (cards of one rank in different suits, 3 to 8). Beyond 4, wild cards
+    may repeat a suit.
+    """
     min_len: int = 3
+    """The fewest cards in a sequence (3 to 13)."""
     min_naturals: int = 0
+    """How many cards of a group must be natural (not used as wild) at least; 0 lets wild cards
+    alone form a group, as meld.all_wild_group allows.
+    """
     all_wild_group: AllWildGroup = AllWildGroup.SET_ONLY
+    """May a group made only of wild cards stand, and as what. FORBIDDEN: never. SET_ONLY: as a set
+    of 3 to meld.set_max cards, never as one of the sequences a declaration needs.
+    SET_OR_SEQUENCE: also as an impure sequence of 3 to 13 cards. JOKER_GROUP: as a set of any
+    size of 3 or more (for the 21-card eight-jokers declaration).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class WildOptions:
     indicator_in_play: bool = False
+    """The card turned up to choose the wild rank: false, it stays out of play for the whole hand;
+    true, it goes face up under the stock as its last card.
+    """
     natural_use_counts_pure: bool = True
+    """Does a card of the wild rank used as itself (the 7 of hearts as the 7 of hearts) keep a
+    sequence pure?
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DeclareOptions:
     requirement: DeclareRequirement = DeclareRequirement.TWO_SEQ_ONE_PURE
+    """What a declaration must show. TWO_SEQ_ONE_PURE: every card in a set or sequence, with at
+    least two sequences of which at least one is pure (no wild card standing in).
+    TWO_SEQ_TWO_SETS: as that, and at least two sets too (needs 12 cards or more). V21_ANY_OF:
+    any of the 21-card forms in v21.declare_forms.
+    """
     require_life_len4: bool = False
+    """Must one of the two required sequences have 4 cards or more?"""
     arrangement: DeclareArrangement = DeclareArrangement.SUBMITTED
+    """SUBMITTED: the declarer's grouping is judged as shown, so a winning hand grouped wrongly is
+    an invalid declaration. AUTO: the declaration is valid if any grouping of the cards is.
+    """
     invalid_penalty: int = 80
+    """Points a player scores for an invalid declaration."""
     invalid_ends_hand: bool = False
+    """Does an invalid declaration end the hand (the others score 0)? If not, the declarer is out
+    of the hand and play goes on.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DropOptions:
     first: int = 20
+    """Points for dropping out of the hand before one's first draw."""
     middle: int = 40
+    """Points for dropping out after having drawn at least once."""
 
 
 @dataclass(frozen=True, slots=True)
 class IndianScoringOptions:
     mode: ScoringMode = ScoringMode.PENALTY_LOW
+    """How a hand is scored: PENALTY_LOW, the losers score the points of their unmelded cards and
+    lower is better.
+    """
     ace_penalty: int = 10
+    """Points for an ace among a loser's counted cards."""
     joker_penalty: int = 0
+    """Points for a printed joker among a loser's counted cards (cards of the wild rank always
+    count 0).
+    """
     cap: int | None = 80
+    """The most a loser can score for one hand (none: no cap)."""
     loser_meld_credit: LoserMeldCredit = LoserMeldCredit.TWO_SEQ_ONE_PURE
+    """When a loser's melds are taken off their count. TWO_SEQ_ONE_PURE: only if the loser holds
+    two sequences, one of them pure; otherwise every card counts. PURE_ONLY: if the loser holds
+    one pure sequence. ANY_MELD: every valid meld counts off. THREE_PURE: if the loser holds
+    three pure sequences (21 cards).
+    """
     loser_arrangement: LoserArrangement = LoserArrangement.AUTO_OPTIMAL
+    """AUTO_OPTIMAL: a loser's cards are grouped for the lowest count. SUBMITTED: losers group
+    their own cards and are scored as grouped.
+    """
     never_drew_full_count: bool = False
+    """Does a loser who never drew in the hand score the full count (scoring.cap, or 80 without a
+    cap)?
+    """
     first_hand_show_cap: int | None = None
+    """When the winner declares on their first draw, the most a loser can score (none: no such
+    cap).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class StockOptions:
     on_empty: StockOnEmpty = StockOnEmpty.RESHUFFLE_DISCARDS_EXCEPT_TOP
+    """What happens when the stock runs out. RESHUFFLE_DISCARDS_EXCEPT_TOP: the discards below the
+    top card are shuffled into a new stock. HAND_VOID: the hand ends and the players still in it
+    score 0.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DiscardOptions:
     take_wild_from_discard: bool = True
+    """May a player take a wild card from the discard pile?"""
     no_same_card_return: bool = False
+    """Must a card taken from the discard pile stay in the hand for that turn (it may not be thrown
+    straight back)?
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class PapluOptions:
     enabled: bool = False
+    """Play with the paplu bonus: the card one rank above the wild rank in the indicator's suit. A
+    declarer who holds it collects paplu.bonus points from every other active player, per paplu
+    held.
+    """
     bonus: int = 10
+    """Points each other active player adds to their score per paplu the declarer holds (after the
+    cap).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class PoolOptions:
     elimination: PoolElimination = PoolElimination.REACH
+    """In a pool match, when a player's total knocks them out: REACH, at the pool limit (101 or
+    201) or more; EXCEED, only above it.
+    """
     drop_values_201: tuple[int, int] | None = None
-    """(first, middle) drop values of the 201 pool; overrides ``drop.*`` when set (E17)."""
+    """The first and middle drop values of a 201 pool, as two numbers (for example 25,50); they
+    replace drop.first and drop.middle there. None: the usual drop values.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DealsOptions:
     count: int = 2
+    """Hands in a DEALS match."""
     scoring: DealsScoring = DealsScoring.LOWEST_TOTAL
+    """How a DEALS match is won. LOWEST_TOTAL: the lowest total of hand scores. CHIPS: everyone
+    starts with 80 chips per hand, each hand's winner collects the losers' scores as chips, and
+    the most chips win.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class IndianMatchOptions:
     format: MatchFormat = MatchFormat.POINTS
+    """How hands make a match. POINTS: a single hand, settled in points. POOL_101 and POOL_201:
+    hands go on, a player whose total reaches the pool limit is out, and the last player left
+    wins. DEALS: deals.count hands, then the totals decide. ROUNDS_LOWEST_TOTAL: match.hands
+    hands, the lowest total wins.
+    """
     hands: int = 3
-    """Hands of a fixed-length match (RULES.md's FIXED_HANDS = ``ROUNDS_LOWEST_TOTAL``)."""
+    """Hands in a ROUNDS_LOWEST_TOTAL (fixed-length) match."""
 
 
 @dataclass(frozen=True, slots=True)
 class V21Options:
     declare_forms: tuple[V21Form, ...] = ALL_V21_FORMS
+    """The 21-card declarations allowed (with declare.requirement = V21_ANY_OF), as a list.
+    THREE_PURE: three pure sequences (a tunnela counts as one), every other card melded.
+    THREE_TUNNELA: three tunnelas (three identical cards). EIGHT_DUBLEE: eight dublees (pairs of
+    identical cards). EIGHT_JOKERS: eight wild cards in one group.
+    """
     dublee_as_meld: bool = False
+    """Does a dublee (a pair of identical cards) count as a meld in general, not only toward the
+    eight-dublee declaration?
+    """
     upper_lower_wild: bool = True
-    """Upper and lower jokers are wild as well as value cards (E24, E28)."""
+    """Are the upper and lower jokers (the cards one rank above and below the indicator, in its
+    suit) wild as well as value cards?
+    """
     value_cards: bool = True
-    """Exchange value-card and marriage points at the end of the hand (§7.5)."""
+    """Exchange value-card and marriage points among the players who did not drop, at the end of
+    the hand.
+    """
     value_points: tuple[int, int, int] = (10, 30, 50)
-    """Points for 1, 2, 3 value cards of one type (cut, upper or lower)."""
+    """Points for holding 1, 2 or 3 value cards of one kind (cut, upper or lower joker), as three
+    numbers.
+    """
     marriage_points: tuple[int, int, int] = (100, 300, 500)
-    """Points for 1, 2, 3 marriages (one each of lower, cut and upper)."""
+    """Points for 1, 2 or 3 marriages (a lower, a cut and an upper joker together), as three
+    numbers.
+    """
     loss_cap_with_values: int | None = None
+    """The most a player can score for a hand once value points are exchanged (none: no cap)."""
 
 
 #: Options whose value is a tuple: read from text such as "25,50" or "(25, 50)".

@@ -133,90 +133,204 @@ POSITIONAL: Literal["POSITIONAL_1_OR_11"] = "POSITIONAL_1_OR_11"
 @dataclass(frozen=True, slots=True)
 class DealOptions:
     hand_size: int | None = None
-    """Cards per player; ``None``: 13 for 2–3 players, 11 for 4–5 (S000), 14 for tiles."""
+    """Cards dealt to each player. When unset (none): 13 for 2 or 3 players and 11 for 4 or 5
+    players with cards, 14 with tiles.
+    """
     first_dealer: FirstDealer = FirstDealer.HIGH_CUT
+    """Who deals the first round: HIGH_CUT (everyone cuts, the highest card deals), LOW_CUT (the
+    lowest deals) or RANDOM. The deal then passes one seat clockwise each round.
+    """
     first_player: FirstPlayer = FirstPlayer.LEFT_OF_DEALER
+    """Who plays first: LEFT_OF_DEALER, or HIGHEST_TILE (each player draws a tile and the highest
+    number starts, the Rummikub rule; tiles only).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class MeldOptions:
     ace_mode: AceMode = AceMode.LOW_ONLY
+    """Where an ace may sit in a run. LOW_ONLY: only below the 2 (A-2-3). HIGH_OR_LOW: below the 2
+    or above the king (Q-K-A), but a run may not turn the corner (K-A-2). WRAPAROUND: ranks go
+    round, so K-A-2 is a run.
+    """
     ace_both_ends: bool = False
+    """With meld.ace_mode = HIGH_OR_LOW: may a single run use an ace at both ends (A-2-…-K-A, 14
+    cards)?
+    """
     set_max: int = 4
+    """The most cards in a set (cards of one rank, 3 to 8). With 4, every card of a set has a
+    different suit; with more, jokers beyond the fourth may repeat a suit.
+    """
     min_len: int = 3
+    """The fewest cards in a run (3 to 13)."""
     min_naturals: int = 1
+    """How many real cards (not jokers) a meld must hold at least (0 to 3)."""
     ownership: MeldOwnership = MeldOwnership.COMMUNAL
+    """COMMUNAL: every meld on the table belongs to everyone, and anyone who has opened may
+    rearrange it (the usual rule). OWNED: melds belong to whoever laid them (the variant
+    sometimes called Hindu Rummy with stealing).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class TurnOptions:
     model: TurnModel = TurnModel.PLAY_XOR_DRAW
+    """The shape of a turn. PLAY_XOR_DRAW: play cards to the table or draw one card; either ends
+    the turn. PLAY_DRAW_PLAY: play, then draw one card if you like, then play again.
+    """
     time_limit_s: float | None = None
+    """Seconds a player has for a turn's play, or none for no limit. A play not finished in time
+    fails like an illegal play.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class PlayOptions:
     require_hand_card: bool = True
+    """Must every play put at least one card from the player's hand on the table? If so,
+    rearranging the table alone is not a play.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class OpeningOptions:
     type: OpeningType = OpeningType.POINTS
+    """What a player's first play (the opening) must contain. POINTS: new melds made only of hand
+    cards, worth together at least opening.threshold. RUN_FROM_HAND: a run of at least
+    opening.run_length hand cards. NONE: no requirement.
+    """
     threshold: int = 40
+    """Points the opening melds must be worth together (with opening.type = POINTS). 0 means any
+    meld opens.
+    """
     run_length: int = 3
+    """The shortest opening run (with opening.type = RUN_FROM_HAND, 3 to 13)."""
     ace_value: int | Literal["POSITIONAL_1_OR_11"] = 15
+    """What an ace counts toward the opening: 1, 11, 14 or 15, or POSITIONAL_1_OR_11 (1 below the
+    2, 11 above the king or in a set).
+    """
     value_scheme: ValueScheme = ValueScheme.PENALTY_VALUES
+    """What court cards count toward the opening. PENALTY_VALUES: J, Q and K count 10. RANK_NUMBER:
+    J 11, Q 12, K 13. Number cards count their number, and tiles always count their number.
+    """
     joker_value: JokerValue = JokerValue.REPRESENTED
+    """What a joker in an opening meld counts. REPRESENTED: the value of the card it stands for.
+    PENALTY: its penalty value (scoring.joker_penalty). ZERO: nothing.
+    """
     allow_table_play_same_turn: bool = True
+    """May the opening turn go on to add to and rearrange the melds already on the table? Those
+    extra cards never count toward the opening.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class JokerOptions:
     retrieval: bool = True
+    """May a player take a joker off the table by putting the card it stands for in its place?"""
     retrieved_disposition: Disposition = Disposition.KEEP
+    """Where a retrieved joker must end up. KEEP: in the hand, to play now or later.
+    REUSE_SAME_TURN: back on the table in the same turn, in any meld. REUSE_SAME_TURN_NEW_MELD:
+    in a meld that is new this turn. REUSE_SAME_TURN_NEW_MELD_2: in a new meld with at least two
+    cards from the hand. REUSE_SAME_TURN_NEW_MELD_30: in a new meld worth at least 30.
+    NEVER_TO_HAND: jokers are never retrieved (use with joker.retrieval = false).
+    """
     replacement_source: ReplacementSource = ReplacementSource.HAND
+    """Where the card that replaces a retrieved joker may come from: HAND, or HAND_OR_TABLE (a card
+    taken from another meld also counts).
+    """
     set_suit_flexible: bool = True
+    """In a set, may a joker be replaced by any suit the set is missing (not only the suit it was
+    declared as)?
+    """
     mobility: Mobility = Mobility.FREE
+    """FREE: a joker may move from meld to meld while the table is rearranged.
+    ONLY_VIA_REPLACEMENT: a joker stays in its meld until it is replaced by the card it stands
+    for, and a meld holding a joker may only be added to.
+    """
     set3_requires_both: bool = False
+    """A joker in a set of three may only be retrieved by adding both missing suits, so that the
+    set becomes a set of four (a house rule).
+    """
     retrieval_requires_opened: bool = True
+    """Must a player have opened in an earlier turn before retrieving a joker?"""
 
 
 @dataclass(frozen=True, slots=True)
 class FailOptions:
     mode: FailMode = FailMode.PENALIZE
+    """What happens to a play that breaks the rules. PENALIZE: the table and hand go back to how
+    the turn began, the player draws fail.penalty_draw cards and the turn ends. REJECT: the play
+    is refused and nothing changes, so the player may try again (for bots and training, not a
+    table rule).
+    """
     penalty_draw: int = 1
+    """Cards drawn as the penalty for a failed play (in all, not in addition to the turn's draw).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class DiscardPileOptions:
     enabled: bool = False
+    """Play with a face-up discard pile: a player who does not play draws from the stock or takes
+    the top discard, then discards a card.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class StalemateOptions:
     winner_rule: StalemateWinner = StalemateWinner.FEWEST_CARDS
+    """Who wins a round that ends because the stock is empty and nobody plays for a whole round:
+    FEWEST_CARDS in hand, or LOWEST_VALUE of the cards in hand. Remaining ties share the win.
+    """
     scoring: StalemateScoring = StalemateScoring.WINNER_ZERO
+    """How a stalemate is scored. WINNER_ZERO: the winner scores 0, the others their penalty.
+    ALL_COUNT: everyone scores their penalty. ZERO_SUM_DIFFS: each loser pays the winner the
+    difference between their rack and the winner's. RUMMIKUB_ORG: each loser loses their whole
+    rack value, the winner gains the sum of the differences.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class ScoringOptions:
     mode: ScoringMode = ScoringMode.PENALTY_LOW
+    """How a round is scored. PENALTY_LOW: players left with cards score their penalty points,
+    lower is better. ZERO_SUM_HIGH: losers lose their rack value and the winner gains it, higher
+    is better. NONE: no scores, the first player out wins.
+    """
     ace_penalty: int = 15
+    """Penalty points for an ace left in hand (tiles always count their number)."""
     joker_penalty: int = 30
+    """Penalty points for a joker left in hand."""
     joker_retrieval_bonus: int = 0
+    """Points taken off a player's round score for each joker they retrieved (0 for none). A round
+    score may then be negative.
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
     format: MatchFormat = MatchFormat.ROUNDS_LOWEST_TOTAL
+    """How rounds make a match. ROUNDS_LOWEST_TOTAL: match.rounds rounds, the lowest total wins.
+    ROUNDS_HIGHEST_TOTAL: the same, the highest total wins. FIRST_TO_N_OUTS: the first player to
+    go out match.outs_to_win times wins. SINGLE_ROUND: one round, the first out wins. Ties on
+    totals go to the most rounds won, then to an extra round among the tied players.
+    """
     rounds: int = 5
+    """Rounds in a match of ROUNDS_LOWEST_TOTAL or ROUNDS_HIGHEST_TOTAL."""
     outs_to_win: int = 3
+    """Times a player must go out to win a FIRST_TO_N_OUTS match."""
     target_score: int | None = None
+    """With a total-score format: the match ends as soon as a player's total reaches this score
+    (none: play match.rounds rounds).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class VariantOptions:
     lay_off_on_opponents_after_opening: bool = False
+    """With meld.ownership = OWNED: may a player who has opened add cards to the melds other
+    players laid?
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,23 +1,36 @@
 """Option machinery shared by every rule family: sections, dotted names, overrides.
 
 A family's rules are a frozen dataclass whose fields are *sections* (frozen dataclasses too);
-an option is named ``section.field`` exactly as in RULES.md (``opening.threshold``). Overrides
-are coerced from text or JSON values, so the same names work from Python, the CLI and JSON.
+an option is named ``section.field`` (``opening.threshold``). Overrides are coerced from text
+or JSON values, so the same names work from Python, the CLI and JSON.
+
+Each option is described by the docstring written under its field; :func:`option_docs` reads
+them, and the rule reference (``docs/rules/``) is generated from them:
+
+    >>> from openrummy.rules import find_preset
+    >>> doc = option_docs(find_preset("rummikub"))["opening.threshold"]
+    >>> doc.default, doc.description.split(" (")[0]
+    (30, 'Points the opening melds must be worth together')
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
+import inspect
+import itertools
+import textwrap
 import types
 import typing
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Self, TypeVar, cast, get_args, get_origin
 
 from openrummy.errors import ConfigError
 
-__all__ = ["OptionSet", "coerce_option"]
+__all__ = ["OptionDoc", "OptionSet", "coerce_option", "field_docs", "option_docs"]
 
 T = TypeVar("T")
 
@@ -150,3 +163,68 @@ def coerce_option(name: str, raw: object, annotation: Any) -> Any:
 
 def _is_none_text(raw: object) -> bool:
     return isinstance(raw, str) and raw.strip().lower() in ("none", "null", "off", "")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDoc:
+    """One option as the rule reference shows it."""
+
+    name: str
+    """The dotted name, ``section.field``."""
+    annotation: Any
+    """The option's type (an enum, ``bool``, ``int``, ``int | None`` …)."""
+    default: Any
+    """Its value in the rules it was read from (enums as their names)."""
+    description: str
+    """The docstring under the field, one paragraph ("" when there is none)."""
+
+
+@cache
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstrings written under the fields of class ``cls``, by field name.
+
+    Python keeps no such docstring at run time, so the class's source is read: a string
+    expression right after an annotated assignment documents that attribute (the
+    convention Sphinx and mkdocstrings read too). Members of an enum are read the same way.
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(cls))
+    except (OSError, TypeError):
+        return {}
+    tree = ast.parse(source)
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs: dict[str, str] = {}
+    for node, after in itertools.pairwise(body):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            name = node.target.id
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            name = node.targets[0].id
+        else:
+            continue
+        if (
+            isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[name] = " ".join(after.value.value.split())
+    return docs
+
+
+def option_docs(rules: OptionSet) -> dict[str, OptionDoc]:
+    """Every option of ``rules`` with its type, value and description, by dotted name."""
+    values = rules.options()
+    out: dict[str, OptionDoc] = {}
+    for sec in dataclasses.fields(rules):  # type: ignore[arg-type]
+        section = getattr(rules, sec.name)
+        if not dataclasses.is_dataclass(section):
+            continue
+        cls = cast(type, type(section))
+        hints, docs = _hints(cls), field_docs(cls)
+        for f in dataclasses.fields(section):
+            name = f"{sec.name}.{f.name}"
+            out[name] = OptionDoc(name, hints[f.name], values[name], docs.get(f.name, ""))
+    return out

@@ -8,8 +8,13 @@ view. Modules, from the outside in:
   ``/ws``) and :func:`~openrummy.server.app.serve`, which ``rummy serve`` calls;
 * :mod:`~openrummy.server.protocol`: the pydantic models of the REST bodies and of every
   WebSocket message (``docs/protocol.md``);
-* :mod:`~openrummy.server.service`: live tables, bots on the server, turn timers, the
-  timeout/disconnect policy;
+* :mod:`~openrummy.server.service`: the table service, made of four parts:
+  :mod:`~openrummy.server.lobby` (creating, joining, starting tables; records),
+  :mod:`~openrummy.server.sessions` (WebSocket connections, the disconnect policy),
+  :mod:`~openrummy.server.referee` (every action checked, applied, stored and broadcast) and
+  :mod:`~openrummy.server.scheduler` (bots on the server, stand-ins, turn timers), over the
+  shared state in :mod:`~openrummy.server.core`; refusals are
+  :mod:`~openrummy.server.errors`;
 * :mod:`~openrummy.server.store`: SQLAlchemy (SQLite or PostgreSQL), Alembic migrations
   shipped in ``openrummy/server/migrations``;
 * :mod:`~openrummy.server.bus`: PostgreSQL LISTEN/NOTIFY between server processes;

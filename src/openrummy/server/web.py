@@ -9,10 +9,12 @@ rules are never written twice (once in Python, once in JavaScript):
 * ``POST /api/tables/{id}/check``: a seated player's proposed table, meld by meld (valid,
   why not, its opening value, the joker identities that fit), and what the engine's commit
   checks would say if it were submitted now.
+  The judging is the engine's (:func:`openrummy.games.judge.check_table`).
 * ``POST /api/tables/{id}/hint``: the table solver's best play for the seat's own view,
   with the steps to get there (``openrummy.solve.explain``) in English or German.
 * ``POST /api/tables/{id}/hand``: Indian Rummy: the deadwood of the player's grouping, the
   hand solver's best grouping, and the verdict on a declaration before it is made.
+  The judging is the engine's (:func:`openrummy.games.judge.judge_hand`).
 * ``GET  /api/tables/{id}/replay?step=k``: a finished game after k actions, every hand shown.
 
 Every helper that sees a hand takes the seat token (``Authorization: Bearer …``) and uses
@@ -36,9 +38,9 @@ from starlette.types import Scope
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
-from openrummy.games.actions import Play, Retrieval
+from openrummy.games.judge import check_table, judge_hand
 from openrummy.games.registry import new_match
-from openrummy.melds import Meld, MeldItem
+from openrummy.melds import Meld
 from openrummy.rules import find_preset
 
 from .service import Live, ServiceError, TableService, hash_token
@@ -49,11 +51,6 @@ __all__ = ["install_web", "web_dir"]
 def web_dir() -> Path:
     """The folder of the static front end (``openrummy/web``)."""
     return Path(str(resources.files("openrummy") / "web"))
-
-
-MAX_OPEN_JOKERS = 3
-"""Jokers without a stated identity that one meld may hold when the server looks for the
-identities that fit (the search grows with the number of candidates to that power)."""
 
 
 class _NoCacheStatic(StaticFiles):
@@ -162,135 +159,6 @@ def rules_info(rules: Any) -> dict[str, Any]:
     return out
 
 
-# -- manipulation: checking a proposed table ----------------------------------------------------
-def check_table(
-    rules: Any, view: dict[str, Any], req: CheckRequest, game: Any, local_seat: int | None
-) -> dict[str, Any]:
-    """Judge a proposed table meld by meld, then as a whole play (RULES.md §2.2)."""
-    mr = rules.meld_rules
-    melds: list[dict[str, Any]] = []
-    resolved: list[Meld] = []
-    resolved_by: dict[int, Meld] = {}
-    complete = True
-    hand_only = req.hand_only or [False] * len(req.table)
-    for k, text in enumerate(req.table):
-        entry: dict[str, Any] = {
-            "valid": False,
-            "reason": None,
-            "kind": None,
-            "value": 0,
-            "meld": text,
-            "choices": [],
-        }
-        melds.append(entry)
-        try:
-            meld = Meld.parse(text)
-        except RummyError as e:
-            entry["reason"] = str(e)
-            complete = False
-            continue
-        if meld.jokers and meld.check(mr) is not None:
-            # The stated identities no longer fit (cards were added or moved): find new ones.
-            meld = Meld(tuple(MeldItem(it.card, None) if it.card.is_joker else it for it in meld))
-        open_jokers = sum(1 for it in meld.items if it.represents is None)
-        if open_jokers > MAX_OPEN_JOKERS or (open_jokers and open_jokers == len(meld)):
-            # Too many ways to try (each open joker multiplies them): the player says.
-            entry["reason"] = "choose what the joker stands for"
-            complete = False
-            continue
-        if open_jokers:
-            options = meld.assignments(mr)
-            if len(options) == 1:
-                meld = options[0]
-                entry["meld"] = str(meld)
-            elif not options:
-                entry["reason"] = _no_identity_reason(meld, mr)
-                complete = False
-                continue
-            else:
-                entry["choices"] = [str(m) for m in options[:24]]
-                entry["reason"] = "choose what the joker stands for"
-                complete = False
-                continue
-        reason = meld.check(mr)
-        if reason is not None:
-            entry["reason"] = reason
-            complete = False
-            continue
-        kind = meld.kind(mr)
-        entry["valid"] = True
-        entry["kind"] = kind.value if kind is not None else None
-        entry["value"] = rules.opening_value(meld)
-        entry["meld"] = str(meld.normalized(mr))
-        resolved.append(meld)
-        resolved_by[k] = meld
-        entry["opening"] = bool(k < len(hand_only) and hand_only[k])
-    seat = view.get("seat")
-    opened = bool(seat is not None and view["opened"][seat])
-    opening_total = sum(m["value"] for m in melds if m["valid"] and m.get("opening"))
-    kind = rules.opening.type.name
-    run_length = rules.opening.run_length
-    if kind == "RUN_FROM_HAND":
-        met = any(
-            m["valid"]
-            and m.get("opening")
-            and m["kind"] == "RUN"
-            and len(resolved_by[k]) >= run_length
-            for k, m in enumerate(melds)
-        )
-    else:
-        met = opening_total >= rules.opening.threshold
-    out: dict[str, Any] = {
-        "melds": melds,
-        "opening": {
-            "required": rules_info(rules)["opening_required"] and not opened,
-            "type": kind,
-            "value": opening_total,
-            "threshold": rules.opening.threshold,
-            "run_length": run_length,
-            "met": met,
-        },
-        "violations": [],
-        "ok": False,
-        "checked": False,
-    }
-    my_turn = (
-        game is not None
-        and local_seat is not None
-        and seat == view.get("current")
-        and "play" in view.get("legal", [])
-    )
-    if complete and my_turn:
-        try:
-            retrievals = tuple(_retrieval(r) for r in req.retrievals)
-            play = Play(local_seat, tuple(resolved), retrievals)  # type: ignore[arg-type]
-            violations = game.check_play(play)
-        except RummyError as e:
-            out["violations"] = [{"code": "notation", "text": str(e)}]
-        else:
-            out["violations"] = [{"code": v.code, "text": str(v)} for v in violations]
-            out["ok"] = not violations
-        out["checked"] = True
-    return out
-
-
-def _no_identity_reason(meld: Meld, mr: Any) -> str:
-    bare = Meld(tuple(it for it in meld.items if it.represents is not None))
-    if len(meld) < mr.min_len:
-        return f"{len(meld)} card{'s' if len(meld) != 1 else ''} — a meld needs at least 3"
-    reason = bare.check(mr) if len(bare) >= mr.min_len else None
-    return reason or "no identity of the joker makes this a meld"
-
-
-def _retrieval(text: str) -> Retrieval:
-    """``1:7D<-7D`` or ``1:7D<-7D@table`` (the notation of game records)."""
-    from openrummy.games.actions import parse_action
-
-    play = parse_action(f"play [] retrieve {text}", seat=0)
-    assert isinstance(play, Play)
-    return play.retrievals[0]
-
-
 # -- manipulation: the hint ---------------------------------------------------------------------
 def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
     """The solver's best play from this seat's view, as a table and as steps."""
@@ -313,145 +181,6 @@ def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
         "opening": [str(m) for m in play.opening],
         "goes_out": not play.hand,
     }
-
-
-# -- Indian Rummy: grouping, deadwood, declaration ----------------------------------------------
-def judge_hand(rules: Any, view: dict[str, Any], req: HandRequest) -> dict[str, Any]:
-    """The player's groups judged (meld kinds, deadwood), the solver's grouping on request,
-    and the verdict on a declaration with ``finish`` before it is made."""
-    from openrummy.rules.indian import LoserMeldCredit
-    from openrummy.solve.hand import (
-        GroupKind,
-        analyse_draw,
-        check_declaration,
-        min_deadwood,
-        read_group,
-    )
-
-    indicator = Card.parse(view["indicator"])
-    wilds = rules.wilds(indicator)
-    hand = _cards(view["hand"] or [])
-    out: dict[str, Any] = {"groups": [], "deadwood": None, "auto": None, "declaration": None}
-    size = rules.deal.hand_size
-    if req.auto and len(hand) in (size, size + 1):
-
-        def arrange(cards: list[Card]) -> Any:
-            # Show the melds even while they do not count yet (no two sequences, one pure).
-            best = min_deadwood(cards, rules, wilds)
-            if best.credited:
-                return best
-            return min_deadwood(cards, rules, wilds, credit=LoserMeldCredit.ANY_MELD)
-
-        if len(hand) == size:
-            arr = arrange(hand)
-            discard = None
-        else:
-            analysis = analyse_draw(hand, rules, wilds)
-            discard = analysis.declare_with or analysis.discard
-            if analysis.declare_with is not None and analysis.declaration is not None:
-                dec = analysis.declaration
-                groups = [str(g) for g in dec.groups]
-                loose = list(dec.loose)
-                out["auto"] = {
-                    "groups": [[str(it.card) for it in g.items] for g in dec.groups]
-                    + ([[str(c) for c in loose]] if loose else []),
-                    "deadwood": [],
-                    "points": 0,
-                    "discard": str(discard),
-                    "declare": True,
-                    "shown": groups,
-                }
-                arr = None
-            else:
-                rest = list(hand)
-                rest.remove(discard)
-                arr = arrange(rest)
-        if arr is not None:
-            out["auto"] = {
-                "groups": [[str(it.card) for it in g.items] for g in arr.groups],
-                "deadwood": [str(c) for c in arr.deadwood],
-                "points": arr.points if arr.credited else None,
-                "discard": str(discard) if discard is not None else None,
-                "declare": False,
-            }
-    # The player's own groups, judged one by one.
-    runs = pure = 0
-    melded: list[bool] = []
-    for cards in req.groups:
-        entry: dict[str, Any] = {"kind": None, "valid": False}
-        if len(cards) >= 2:
-            try:
-                readings = read_group(Meld.of(cards), rules, wilds)
-            except RummyError:
-                readings = []
-            kinds = {r.kind for r in readings}
-            if GroupKind.PURE_SEQUENCE in kinds:
-                entry["kind"], entry["valid"] = "PURE_SEQUENCE", True
-                pure += 1
-                runs += 1
-            elif GroupKind.SEQUENCE in kinds:
-                entry["kind"], entry["valid"] = "SEQUENCE", True
-                runs += 1
-            elif GroupKind.SET in kinds:
-                entry["kind"], entry["valid"] = "SET", True
-            elif kinds:
-                entry["kind"] = sorted(k.value for k in kinds)[0]
-        melded.append(bool(entry["valid"]))
-        out["groups"].append(entry)
-    credit = rules.scoring.loser_meld_credit
-    credited = {
-        LoserMeldCredit.TWO_SEQ_ONE_PURE: runs >= 2 and pure >= 1,
-        LoserMeldCredit.PURE_ONLY: pure >= 1,
-        LoserMeldCredit.ANY_MELD: True,
-    }.get(credit, pure >= 3)
-    grouped = [c for g in req.groups for c in g]
-    loose = list(hand)
-    for c in _cards(grouped):
-        if c in loose:
-            loose.remove(c)
-    counted = [
-        c
-        for g, ok in zip(req.groups, melded, strict=True)
-        if not (ok and credited)
-        for c in _cards(g)
-    ] + loose
-    if req.finish is not None:
-        fin = Card.parse(req.finish)
-        if fin in counted:
-            counted.remove(fin)
-    raw = rules.hand_value(counted, wilds)
-    out["deadwood"] = {
-        "points": rules.cap_points(raw),
-        "raw": raw,
-        "credited": credited,
-        "runs": runs,
-        "pure": pure,
-    }
-    if req.finish is not None and len(hand) == size + 1:
-        rest = list(hand)
-        try:
-            fin = Card.parse(req.finish)
-            rest.remove(fin)
-            shown = [Meld.of(g) for g in _without(req.groups, fin) if g]
-            verdict = check_declaration(shown, rules, wilds, cards=rest)
-        except (RummyError, ValueError) as e:
-            out["declaration"] = {"valid": False, "reason": str(e)}
-        else:
-            out["declaration"] = {"valid": verdict.valid, "reason": verdict.reason}
-    return out
-
-
-def _without(groups: list[list[str]], card: Card) -> list[list[Card]]:
-    """The groups with one copy of ``card`` (the finish card) taken out."""
-    out: list[list[Card]] = []
-    done = False
-    for g in groups:
-        cards = _cards(g)
-        if not done and card in cards:
-            cards.remove(card)
-            done = True
-        out.append(cards)
-    return out
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -535,7 +264,21 @@ def _router() -> APIRouter:
         match = live.match
         view = match.view(seat)
         local = match.seats.index(seat) if seat in match.seats else None
-        return check_table(live.rules, view, req, match.game, local)
+        my_turn = (
+            local is not None
+            and view.get("seat") == view.get("current")
+            and "play" in view.get("legal", [])
+        )
+        check = check_table(
+            live.rules,
+            req.table,
+            opened=bool(view.get("seat") is not None and view["opened"][view["seat"]]),
+            hand_only=req.hand_only,
+            retrievals=req.retrievals,
+            game=match.game if my_turn else None,
+            seat=local,
+        )
+        return check.to_json()
 
     @router.post("/api/tables/{table_id}/hint")
     async def table_hint(
@@ -565,7 +308,16 @@ def _router() -> APIRouter:
         if view.get("hand") is None:
             raise ServiceError("not_seated", "this seat does not play the current hand", 409)
         try:
-            return await asyncio.to_thread(judge_hand, live.rules, view, req)
+            judged = await asyncio.to_thread(
+                judge_hand,
+                live.rules,
+                _cards(view["hand"] or []),
+                Card.parse(view["indicator"]),
+                groups=req.groups,
+                finish=req.finish,
+                auto=req.auto,
+            )
+            return judged.to_json()
         except RummyError as e:
             raise ServiceError("bad_hand", str(e), 422) from None
 

@@ -34,147 +34,35 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from functools import cache
+from dataclasses import dataclass, replace
 from itertools import product
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn
 
-__all__ = ["BudgetExceeded", "CoreProblem", "CoreResult", "CoreSpec", "solve_core"]
+from openrummy.solve._problem import (
+    HIGH,
+    LOW,
+    NEG,
+    OPEN_NONE,
+    OPEN_POINTS,
+    OPEN_RUN,
+    BudgetExceeded,
+    CoreProblem,
+    CoreResult,
+    CoreSpec,
+    Prover,
+    set_jokers,
+    set_melds,
+    tracked_naturals,
+)
+from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
-NEG = -(1 << 60)
+__all__ = ["mirrored", "solve_core"]
 
 # Label bits: length (4 bits), naturals (2 bits), opening tag, debt flag.
 _LEN = 0xF
 _NAT_SHIFT = 4
 _TAG = 1 << 6
 _DEBT = 1 << 7
-
-LOW, HIGH, WRAP = 0, 1, 2
-OPEN_NONE, OPEN_POINTS, OPEN_RUN = 0, 1, 2
-
-
-@dataclass(frozen=True, slots=True)
-class CoreSpec:
-    """Meld and opening rules, reduced to numbers."""
-
-    ace: int = LOW
-    min_len: int = 3
-    min_nat: int = 1
-    set_max: int = 4
-    open_mode: int = OPEN_NONE
-    open_all: bool = False
-    """Every meld must be an opening meld (table untouched, hand-only melds)."""
-    threshold: int = 0
-    run_length: int = 3
-    open_value: tuple[int, ...] = (0,) * 13
-    """Opening value of each rank when low (index 0 = ace low)."""
-    open_ace_high: int = 0
-    """Opening value of an ace after a king, or in a set."""
-    open_joker: int | None = None
-    """Opening value of a joker, or None for the value of the card it represents."""
-
-
-@dataclass(frozen=True, slots=True)
-class CoreProblem:
-    table: tuple[tuple[int, ...], ...]
-    hand: tuple[tuple[int, ...], ...]
-    table_jokers: int
-    hand_jokers: int
-    weight: tuple[tuple[int, ...], ...]
-    joker_weight: int
-
-
-UPPER_AFTER = 1500
-"""States the first question of :func:`solve_core` may visit before the outside upper
-bound is asked for (about 10 ms; positions where the whole hand fits rarely need more)."""
-
-
-class BudgetExceeded(Exception):
-    """The search looked at more states than it was allowed (see ``solve_core``)."""
-
-
-@dataclass(slots=True)
-class CoreResult:
-    """Best score and melds; a meld is (is_run, items), an item (suit, rank 1..13, joker, tag)."""
-
-    score: int
-    melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = field(default_factory=list)
-    states: int = 0
-
-
-# -- sets ------------------------------------------------------------------------------
-
-
-@cache
-def _set_parts(
-    n: tuple[int, ...], k: int, min_nat: int, set_max: int
-) -> tuple[tuple[tuple[int, ...], int], ...] | None:
-    """One way to cut ``n[s]`` naturals of suit s plus exactly ``k`` jokers into sets.
-
-    Returns a tuple of (suits of the naturals, jokers) per set, or None. Every natural
-    must be in some set, so the set holding one copy of the first suit present is chosen
-    first; the rest is the same problem, smaller.
-    """
-    if k < 0:
-        return None
-    first = next((s for s in range(4) if n[s] > 0), -1)
-    if first < 0:
-        if k == 0:
-            return ()
-        if min_nat > 0:
-            return None
-        for size in range(3, set_max + 1):
-            if size <= k:
-                rest = _set_parts(n, k - size, min_nat, set_max)
-                if rest is not None:
-                    return (((), size), *rest)
-        return None
-    others = [s for s in range(first + 1, 4) if n[s] > 0]
-    for mask in range(1 << len(others)):
-        suits = (first, *(others[i] for i in range(len(others)) if mask >> i & 1))
-        a = len(suits)
-        if a < min_nat:
-            continue
-        nn = list(n)
-        for s in suits:
-            nn[s] -= 1
-        rest_n = tuple(nn)
-        for b in range(max(0, 3 - a), min(k, set_max - a) + 1):
-            rest = _set_parts(rest_n, k - b, min_nat, set_max)
-            if rest is not None:
-                return ((suits, b), *rest)
-    return None
-
-
-@cache
-def _set_jokers(n: tuple[int, ...], kmax: int, min_nat: int, set_max: int) -> tuple[int, ...]:
-    """Joker counts (≤ kmax) that can join these naturals in valid sets, largest first."""
-    return tuple(k for k in range(kmax, -1, -1) if _set_parts(n, k, min_nat, set_max) is not None)
-
-
-def tracked_naturals(prob: CoreProblem, spec: CoreSpec) -> int:
-    """The naturals a run label counts (capped): natural counts matter only if jokers could
-    make a run short of naturals, that is a run of length >= min_len with fewer than
-    min_nat naturals holds more than min_len - min_nat jokers."""
-    jm = prob.table_jokers + prob.hand_jokers
-    return spec.min_nat if jm > spec.min_len - spec.min_nat else 0
-
-
-def set_melds(
-    naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
-) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
-    """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
-    ``jokers`` jokers (a joker stands for a suit missing from its set)."""
-    parts = _set_parts(naturals, jokers, min_nat, set_max)
-    assert parts is not None
-    out: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
-    for suits, b in parts:
-        items = [(s, r + 1, False, tag) for s in suits]
-        missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
-        for i in range(b):
-            items.append((missing[i % len(missing)], r + 1, True, tag))
-        out.append((False, items))
-    return out
 
 
 # -- the search ------------------------------------------------------------------------
@@ -652,9 +540,9 @@ class _Search:
             kleft = self.jmax - j
             ko_left = self.jh - jo
             open_sets = spec.open_mode == OPEN_POINTS
-            for k in _set_jokers(nsets, kleft, self.M_real, spec.set_max):
+            for k in set_jokers(nsets, kleft, self.M_real, spec.set_max):
                 kos = (
-                    _set_jokers(osets, min(kleft - k, ko_left), self.M_real, spec.set_max)
+                    set_jokers(osets, min(kleft - k, ko_left), self.M_real, spec.set_max)
                     if open_sets
                     else (0,)
                 )
@@ -761,53 +649,18 @@ def _orders(spec: CoreSpec) -> tuple[int, ...]:
     return tuple(range(13))
 
 
-class Prover(Protocol):
-    """What the question loop of :func:`solve_core` asks of a search (Python or compiled)."""
-
-    budget: int
-
-    @property
-    def states(self) -> int: ...
-
-    @property
-    def upper_after(self) -> int: ...
-
-    @property
-    def upper_on_no(self) -> bool:
-        """Whether the outside bound is asked when the first question is answered no."""
-
-    def node_ub(self) -> int: ...
-
-    def ask(
-        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
-    ) -> tuple[int, int] | None:
-        """The root's bounds after "can everything add ``need``?"; None: over budget.
-
-        ``best``: a hint to go on to the best completion above ``need`` (a search may
-        answer the question only; the loop then asks again). ``steps``: while the answer
-        is no, ask again at the root's new upper bound as long as it is above ``floor``
-        (and not negative), up to ``steps`` questions in all."""
-
-    def root_lo(self) -> int: ...
-
-    def root_hi(self) -> int:
-        """The root's proven upper bound (a search cut short by its budget keeps it)."""
-
-    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]: ...
-
-
 class _Prover:
     """The Python search behind the question loop of :func:`solve_core`."""
 
-    @property
-    def upper_after(self) -> int:
-        return UPPER_AFTER
-
-    @property
-    def upper_on_no(self) -> bool:
-        return True
-
-    def __init__(self, prob: CoreProblem, spec: CoreSpec, budget: int) -> None:
+    def __init__(
+        self,
+        prob: CoreProblem,
+        spec: CoreSpec,
+        budget: int,
+        settings: SolverSettings = DEFAULT_SETTINGS,
+    ) -> None:
+        self.upper_after = settings.lp_after
+        self.upper_on_no = True
         self.search = _Search(prob, spec, _orders(spec))
         self.search.budget = budget
         self.start: tuple[tuple[int, ...], ...] = ((), (), (), ())
@@ -856,20 +709,6 @@ class _Prover:
         return _rebuild(self.search, self.start)
 
 
-COMPILED = True
-"""Use the compiled core (``_fast``) for the problems it handles; tests switch it off to
-check the Python core, which handles everything, on its own."""
-
-
-RACE = True
-"""Race the compiled search against the same search on the mirrored problem (see
-:class:`_Race`); tests switch it off to check each direction on its own."""
-
-RACE_STEP = 1000
-"""States the first search may visit before the mirrored one is started; the budget of
-each turn doubles after both have had one."""
-
-
 def mirrored(prob: CoreProblem) -> CoreProblem:
     """The problem with ranks reversed (rank r becomes 14 - r). With aces low only, runs
     and sets are the same shapes read the other way, so the optimum is the same."""
@@ -890,14 +729,15 @@ class _Race:
     question goes to both searches in turns with doubling budgets, and the first answer
     counts: the cost stays within about twice the cheaper order's. Each search keeps its
     memo (a search cut short holds proven bounds only), so no turn's work is lost. The
-    mirrored search starts only when the first has not answered within ``RACE_STEP``
-    states, so easy questions pay nothing.
+    mirrored search starts only when the first has not answered within ``step`` states
+    (``SolverSettings.race_step``), so easy questions pay nothing.
     """
 
-    def __init__(self, first: Prover, second: Callable[[], Prover], budget: int) -> None:
+    def __init__(self, first: Prover, second: Callable[[], Prover], budget: int, step: int) -> None:
         self.provers: list[Prover] = [first]
         self.make = second
         self.budget = budget
+        self.step = max(step, 1)
         self.mirror = False  # whether provers[0] is the mirrored search
 
     @property
@@ -918,7 +758,7 @@ class _Race:
     def ask(
         self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
     ) -> tuple[int, int] | None:
-        step = max(RACE_STEP, 1)
+        step = self.step
         i = 0
         while True:
             if i == len(self.provers):
@@ -944,7 +784,7 @@ class _Race:
                 # it starts again from the bound proven, first turn first
                 need = proven
                 steps -= 1
-                step = max(RACE_STEP, 1)
+                step = self.step
                 i = 0
                 continue
             i = 1 - i
@@ -969,22 +809,26 @@ class _Race:
         ]
 
 
-def _prover(prob: CoreProblem, spec: CoreSpec, budget: int) -> Prover:
-    if COMPILED:
+def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSettings) -> Prover:
+    if settings.compiled:
+        # imported here, not at the top: numba loads in about half a second, and a process
+        # that never meets an eligible problem (or runs without the compiled core) need
+        # not pay for it
         from openrummy.solve import _fast
 
         if _fast.eligible(prob, spec):
             # its states cost about a twentieth: the same budget in time, not in states
-            fast = min(budget * _fast.STATE_FACTOR, 1 << 62)
-            first = _fast.FastSearch(prob, spec, fast)
-            if not RACE:
+            fast = min(budget * settings.compiled_state_factor, 1 << 62)
+            first = _fast.FastSearch(prob, spec, fast, settings)
+            if not settings.race:
                 return first
-            return _Race(first, lambda: _fast.FastSearch(mirrored(prob), spec, fast), fast)
-    return _Prover(prob, spec, budget)
-
-
-DESCENT = 8
-"""Questions :func:`solve_core` asks from above before it switches to branch and bound."""
+            return _Race(
+                first,
+                lambda: _fast.FastSearch(mirrored(prob), spec, fast, settings),
+                fast,
+                settings.race_step,
+            )
+    return _Prover(prob, spec, budget, settings)
 
 
 def _over() -> NoReturn:
@@ -1001,6 +845,7 @@ def solve_core(
     budget: int | None = None,
     upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
     unit: int = 1,
+    settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
 
@@ -1011,13 +856,17 @@ def solve_core(
 
     ``upper`` computes an upper bound on the score (None: none known) and possibly an
     optimal result (with melds) found on the way; it is asked only when the first question
-    ("can every hand card be placed?") is not answered yes within ``UPPER_AFTER`` states.
-    A tight bound spares the proofs of the bisection.
+    ("can every hand card be placed?") is not answered yes within the prover's
+    ``upper_after`` states (``SolverSettings.lp_after`` and ``compiled_lp_after``). A tight
+    bound spares the proofs of the bisection.
 
     ``unit``: scores come in levels of this size (the table solver weighs each card
     placed ``unit`` plus its value, so the level is the count of cards placed).
+
+    ``settings`` choose the search (compiled or not, the race, the descent); they never
+    change the result.
     """
-    search = _prover(prob, spec, budget if budget is not None else 1 << 62)
+    search = _prover(prob, spec, budget if budget is not None else 1 << 62, settings)
 
     def ask(need: int, best: bool = False) -> tuple[int, int]:
         return search.ask(need, best) or _over()
@@ -1060,17 +909,17 @@ def solve_core(
     # Ask "can the rest reach need?" (memo entries keep their bounds between questions),
     # first from above: need = the best the bounds still allow (everything placed, or the
     # outside bound). That is usually the optimum or close to it, and each "no" lowers
-    # the bound to the best completion the search could not rule out. After DESCENT
-    # questions, one branch and bound above the best known finishes it (a position whose
+    # the bound to the best completion the search could not rule out. After
+    # ``settings.descent`` questions, one branch and bound above the best known finishes it (a position whose
     # optimum lies far below its bound would otherwise take one question per value); if
     # nothing is known yet, the levels are asked first, from above.
     descended = False
     while lo_known < hi_known:
         if not descended:
-            # from above, DESCENT questions at most in one call: on each no, the next
+            # from above, ``settings.descent`` questions at most in one call: on each no, the next
             # one asks at the root's new bound
             need = hi_known
-            lo, hi = search.ask(need, False, DESCENT, lo_known) or _over()
+            lo, hi = search.ask(need, False, settings.descent, lo_known) or _over()
             descended = True
         elif lo_known == NEG and unit > 1:
             # nothing found yet: the level first (with the table solver's weights, the

@@ -15,7 +15,7 @@ Differences in representation only (the state space is the same):
   run does), and the packed runs after the move. Moves of a (runs, counts) situation are
   generated once per solve and kept in a flat store, sorted most cards first;
 * the naturals left for sets at a rank are a sorted list packed four bits each, and a
-  table computed in Python (from ``_dp._set_jokers``) says which joker counts can join
+  table computed in Python (from ``_problem.set_jokers``) says which joker counts can join
   them in valid sets.
 
 The result is the same as the Python core's: the best score, and the choices along the
@@ -32,16 +32,17 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit as _njit
 
-from openrummy.solve._dp import (
+from openrummy.solve._problem import (
     LOW,
     NEG,
     OPEN_NONE,
     CoreProblem,
     CoreSpec,
-    _set_jokers,
+    set_jokers,
     set_melds,
     tracked_naturals,
 )
+from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["FastSearch", "eligible"]
 
@@ -62,19 +63,6 @@ _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _S
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
-UPPER_AFTER = 20_000
-"""States the first question may visit before the outside bound (the linear relaxation,
-a few milliseconds) is asked: at a fraction of a microsecond per state, the search
-proves faster without it."""
-
-UPPER_ON_NO = False
-"""Whether the linear relaxation is asked when "everything placed" is answered no (the
-Python core asks it; here the search's own proofs are faster than building the model)."""
-
-STATE_FACTOR = 16
-"""A state here costs about a twentieth of one in the Python core: budgets given in
-Python-core states are multiplied by this."""
-
 _STORE = 1 << 20
 """Capacity of the move store; a solve that needs more gives up like one over budget."""
 
@@ -862,16 +850,27 @@ def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray
         for i, v in enumerate(vec):
             packed |= v << (4 * i)
         mask = 0
-        for k in _set_jokers(vec, jmax, min_nat, set_max):
+        for k in set_jokers(vec, jmax, min_nat, set_max):
             mask |= 1 << k
         out[packed] = mask
     return out
 
 
 class FastSearch:
-    """One problem prepared for the compiled search; questions share the memo."""
+    """One problem prepared for the compiled search; questions share the memo.
 
-    def __init__(self, prob: CoreProblem, spec: CoreSpec, budget: int) -> None:
+    ``budget`` is in this search's own states; of ``settings`` it reads when the outside
+    bound is worth asking (``compiled_lp_after``, ``compiled_lp_on_no``)."""
+
+    def __init__(
+        self,
+        prob: CoreProblem,
+        spec: CoreSpec,
+        budget: int,
+        settings: SolverSettings = DEFAULT_SETTINGS,
+    ) -> None:
+        self.upper_after = settings.compiled_lp_after
+        self.upper_on_no = settings.compiled_lp_on_no
         self.p = prob
         self.s = spec
         L = spec.min_len
@@ -908,14 +907,6 @@ class FastSearch:
     @property
     def states(self) -> int:
         return int(self.prm[_STATES])
-
-    @property
-    def upper_after(self) -> int:
-        return UPPER_AFTER
-
-    @property
-    def upper_on_no(self) -> bool:
-        return UPPER_ON_NO
 
     def node_ub(self) -> int:
         jm = int(self.prm[_JMAX])
@@ -1040,9 +1031,8 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
 
 def warm() -> None:
     """Compile the core (or load it from numba's cache, next to this file) by solving a
-    tiny problem, so that the first real solve does not wait for the compiler."""
-    from openrummy.solve._dp import solve_core
-
+    tiny problem the way the question loop does (a descent, a branch and bound, the
+    melds), so that the first real solve does not wait for the compiler."""
     zero = (0,) * 13
     hand = ((1, 1, 1) + (0,) * 10, zero, zero, zero)
     prob = CoreProblem(
@@ -1053,4 +1043,10 @@ def warm() -> None:
         weight=((2,) * 13,) * 4,
         joker_weight=2,
     )
-    solve_core(prob, CoreSpec(), want_melds=True)
+    search = FastSearch(prob, CoreSpec(), 1 << 40)
+    got = search.ask(search.node_ub(), False, 8, NEG)
+    assert got is not None
+    search.ask(0, True)
+    search.root_lo()
+    search.root_hi()
+    search.melds()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 
-from openrummy.solve._dp import (
+from openrummy.solve._problem import (
     HIGH,
     LOW,
     NEG,

@@ -71,8 +71,11 @@ def arrange_lines(
         yield _pretty(answer, number) if pretty else json.dumps(answer)
 
 
-def arrange_line(text: str, *, line: int = 1) -> dict[str, Any]:
-    """The answer object for one input line; errors become ``{"error": ..., "line": n}``."""
+def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
+    """The answer object for one input line; errors become ``{"error": ..., "line": n}``.
+
+    Its values are JSON values (text, numbers, lists and objects of them), typed
+    ``object`` because their shape depends on the key."""
     try:
         request = json.loads(text)
     except json.JSONDecodeError as e:

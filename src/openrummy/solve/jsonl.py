@@ -33,13 +33,14 @@ from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve._fast import warm
 from openrummy.solve.explain import explain
+from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 from openrummy.solve.table import Play, best_play
 
 __all__ = ["parse_position", "play_to_json", "solve_line", "solve_lines"]
 
 
 def parse_position(
-    data: Mapping[str, Any],
+    data: Mapping[str, object],
 ) -> tuple[ManipulationRules, list[Meld] | list[Card], list[Card], bool]:
     """Rules, table, hand and ``opened`` from one decoded input object."""
     if not isinstance(data, Mapping):
@@ -86,7 +87,9 @@ def _item(token: object) -> MeldItem:
     return MeldItem.parse(token)
 
 
-def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, Any]:
+def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, object]:
+    """The answer line's object (values are JSON values, typed ``object`` because their
+    shape depends on the key)."""
     return {
         "count": play.count,
         "value": play.value,
@@ -98,7 +101,7 @@ def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, A
     }
 
 
-def solve_line(line: str) -> dict[str, Any]:
+def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dict[str, object]:
     """The answer to one input line as a JSON-ready object (errors included)."""
     try:
         data = json.loads(line)
@@ -107,7 +110,7 @@ def solve_line(line: str) -> dict[str, Any]:
     try:
         rules, table, hand, opened = parse_position(data)
         t0 = time.perf_counter()
-        play = best_play(rules, table, hand, opened=opened)
+        play = best_play(rules, table, hand, opened=opened, settings=settings)
         ms = (time.perf_counter() - t0) * 1000
         return play_to_json(play, rules, ms)
     except RummyError as e:
@@ -131,7 +134,9 @@ def _pretty(result: Mapping[str, Any], n: int) -> str:
     return "\n".join(lines)
 
 
-def solve_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
+def solve_lines(
+    lines: Iterable[str], *, pretty: bool = False, settings: SolverSettings = DEFAULT_SETTINGS
+) -> Iterator[str]:
     """Solve every position; one output line (or block, with ``pretty``) per input line.
 
     The compiled solver core is loaded first, so that the first line's ``ms`` is the
@@ -142,7 +147,7 @@ def solve_lines(lines: Iterable[str], *, pretty: bool = False) -> Iterator[str]:
         if not line.strip():
             continue
         n += 1
-        result = solve_line(line)
+        result = solve_line(line, settings=settings)
         if pretty:
             yield _pretty(result, n)
         else:

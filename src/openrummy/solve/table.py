@@ -38,7 +38,9 @@ from openrummy.errors import ConfigError, InvalidMeldError
 from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
-from openrummy.solve._dp import (
+from openrummy.solve._dp import solve_core
+from openrummy.solve._milp import lp_bound, solve_milp
+from openrummy.solve._problem import (
     HIGH,
     LOW,
     NEG,
@@ -50,16 +52,8 @@ from openrummy.solve._dp import (
     CoreProblem,
     CoreResult,
     CoreSpec,
-    solve_core,
 )
-from openrummy.solve._milp import lp_bound, solve_milp
-
-DP_BUDGET = 60_000
-"""States the dynamic program may memoise before the solver switches to the integer program
-(about half a second and some hundred MB; almost every position needs far fewer)."""
-
-KEEP_BUDGET = 1500
-"""States one "can these melds stay?" question of the tie-break may look at (step 3)."""
+from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["Play", "arrange", "best_play", "can_arrange", "table_cards"]
 
@@ -230,8 +224,10 @@ class _Solver:
         hand: Sequence[Card],
         open_mode: int,
         open_all: bool,
+        settings: SolverSettings,
     ) -> None:
         self.rules = rules
+        self.settings = settings
         self.tiles = rules.deck.kind is DeckKind.TILES
         self.hand = [_norm_card(c, self.tiles) for c in hand]
         self.spec = _spec(rules, open_mode, open_all)
@@ -295,9 +291,16 @@ class _Solver:
             weight=self.weight,
             joker_weight=self.jw,
         )
+        settings = self.settings
         if budget is not None or target is not None:
             return solve_core(
-                prob, self.spec, want_melds=melds, lower=lower, target=target, budget=budget
+                prob,
+                self.spec,
+                want_melds=melds,
+                lower=lower,
+                target=target,
+                budget=budget,
+                settings=settings,
             )
         try:
             return solve_core(
@@ -305,9 +308,10 @@ class _Solver:
                 self.spec,
                 want_melds=melds,
                 lower=lower,
-                budget=DP_BUDGET,
-                upper=lambda: lp_bound(prob, self.spec),
+                budget=settings.dp_budget,
+                upper=(lambda: lp_bound(prob, self.spec)) if settings.lp_bound else None,
                 unit=self.big,
+                settings=settings,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
@@ -388,13 +392,15 @@ def best_play(
     *,
     opened: bool = True,
     keep_melds: bool = True,
+    settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> Play:
     """The best play for this table and hand (see the module docstring for the order).
 
     ``table`` is a list of melds, or a flat list of cards when only the multiset matters
     (then no meld can be "kept"). ``opened=False`` applies the preset's opening rule.
     ``keep_melds=False`` skips the tie-break of step 3 (faster; the count and value are
-    the same).
+    the same). ``settings`` choose how the optimum is searched for
+    (:class:`~openrummy.solve.SolverSettings`); the count and value never depend on them.
 
     Raises :class:`InvalidMeldError` for a table that is not valid (a bad meld, or loose
     cards that cannot be arranged), :class:`ConfigError` for more copies of a card than
@@ -416,17 +422,19 @@ def best_play(
     if open_mode != OPEN_NONE and not o.allow_table_play_same_turn:
         touch_table = False
     open_all = open_mode == OPEN_POINTS and not touch_table
-    solver = _Solver(rules, h_cards, open_mode, open_all)
+    solver = _Solver(rules, h_cards, open_mode, open_all, settings)
 
     if not melds and t_cards:
-        melds = arrange(rules, t_cards)
+        melds = arrange(rules, t_cards, settings=settings)
     frozen = _frozen(rules, melds)
     if frozen:
         # joker.mobility = ONLY_VIA_REPLACEMENT: a meld holding a joker stays as it is (the
         # solver does not retrieve jokers; adding to such a meld is not searched either)
         fixed = [m for i, m in enumerate(melds) if i in frozen]
         movable = [m for i, m in enumerate(melds) if i not in frozen]
-        inner = best_play(rules, movable, h_cards, opened=opened, keep_melds=keep_melds)
+        inner = best_play(
+            rules, movable, h_cards, opened=opened, keep_melds=keep_melds, settings=settings
+        )
         return Play(
             table=(*fixed, *inner.table),
             placed=inner.placed,
@@ -447,12 +455,12 @@ def best_play(
         if open_mode != OPEN_NONE:
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
-            alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS)
+            alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
             pre = alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
             lower = pre.score
-            if open_mode == OPEN_POINTS:
+            if open_mode == OPEN_POINTS and settings.open_in_parts:
                 lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
         res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
@@ -491,10 +499,6 @@ def best_play(
     )
 
 
-OPEN_SPLITS = 16
-"""Ways of opening that :func:`_open_then_play` tries (subsets of one opening's melds)."""
-
-
 def _open_then_play(
     solver: _Solver, alone: _Solver, pre: CoreResult, table: Sequence[Card], lower: int
 ) -> tuple[int, CoreResult | None]:
@@ -510,6 +514,7 @@ def _open_then_play(
        subset of the best hand-only opening's melds (``pre``) still worth the threshold,
        those melds go down and the rest is solved as an opened player. Each such play is
        legal, so the best is a lower bound, and the optimum when it reaches the bound of 1.
+       At most ``settings.open_splits`` subsets are tried, the fewest cards first.
 
     Only with aces low, where the compiled core answers those questions; with other ace
     modes they may cost as much as the opening search.
@@ -519,7 +524,7 @@ def _open_then_play(
     if solver.spec.ace != LOW:
         return lower, None
     rules = solver.rules
-    free = _Solver(rules, solver.hand, OPEN_NONE, False)
+    free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings)
     relaxed = free.solve(table, melds=True)
     if relaxed.score == NEG:
         return lower, None
@@ -551,12 +556,12 @@ def _open_then_play(
     ]
     masks.sort(key=lambda m: (sum(len(opening_melds[i][0]) for i in range(n) if m >> i & 1), m))
     best, best_melds = NEG, None
-    for mask in masks[:OPEN_SPLITS]:
+    for mask in masks[: solver.settings.open_splits]:
         down = [c for i in range(n) if mask >> i & 1 for c in opening_melds[i][0].cards]
         rest = Counter(solver.hand)
         rest.subtract(down)
         assert min(rest.values(), default=0) >= 0, "an opening meld holds a card not in the hand"
-        then = _Solver(rules, list(rest.elements()), OPEN_NONE, False)
+        then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, solver.settings)
         sub = then.solve(table, melds=True)
         if sub.score == NEG:
             continue
@@ -620,7 +625,7 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
         gone = set(idx)
         rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
         try:
-            res = solver.solve(rest, melds=False, target=target, budget=KEEP_BUDGET)
+            res = solver.solve(rest, melds=False, target=target, budget=solver.settings.keep_budget)
         except BudgetExceeded:
             return False  # unknown: do not keep (the tie-break is best-effort)
         return res.score >= target
@@ -641,7 +646,12 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
     return sorted(kept)
 
 
-def can_arrange(rules: ManipulationRules, cards: Sequence[Card]) -> bool:
+def can_arrange(
+    rules: ManipulationRules,
+    cards: Sequence[Card],
+    *,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+) -> bool:
     """Can these cards (jokers included) be laid out as valid melds, every one of them?
 
     >>> from openrummy import find_preset, parse_cards
@@ -655,17 +665,22 @@ def can_arrange(rules: ManipulationRules, cards: Sequence[Card]) -> bool:
     _check_supply(rules, cs)
     if not cs:
         return True
-    return _Solver(rules, [], OPEN_NONE, False).solve(cs, melds=False).score != NEG
+    return _Solver(rules, [], OPEN_NONE, False, settings).solve(cs, melds=False).score != NEG
 
 
-def arrange(rules: ManipulationRules, cards: Sequence[Card]) -> list[Meld]:
+def arrange(
+    rules: ManipulationRules,
+    cards: Sequence[Card],
+    *,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+) -> list[Meld]:
     """One arrangement of all ``cards`` into valid melds; :class:`InvalidMeldError` if none."""
     tiles = rules.deck.kind is DeckKind.TILES
     cs = [_norm_card(c, tiles) for c in cards]
     _check_supply(rules, cs)
     if not cs:
         return []
-    solver = _Solver(rules, [], OPEN_NONE, False)
+    solver = _Solver(rules, [], OPEN_NONE, False, settings)
     res = solver.solve(cs, melds=True)
     if res.score == NEG:
         raise InvalidMeldError(

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from conftest import HANG_GUARD, Client
-
+from helpers.server import HANG_GUARD, Client
 from openrummy.bots import make_bot
 from openrummy.rules import find_preset
 

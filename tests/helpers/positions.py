@@ -221,3 +221,21 @@ def movable_cards(rules: ManipulationRules, table: list[Meld]) -> list[Card]:
         if not (frozen and any(it.card.is_joker for it in m.items))
         for c in m.cards
     ]
+
+
+def assert_matches_reference(p: Position) -> tuple[int, int]:
+    """Solve ``p``, re-check the play with the engine's commit checks, and compare its
+    count and value with the HiGHS reference model; returns (count, value)."""
+    from helpers.ilp_reference import Optimum, optimum
+    from openrummy.solve import best_play
+
+    play = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+    check_play(p.rules, p.table, p.hand, play, opened=p.opened)
+    # the play passed the commit checks, so it is feasible: the reference may stop as
+    # soon as its LP bound shows that nothing better exists
+    claim = Optimum(play.count, play.value)
+    ref = optimum(p.rules, movable_cards(p.rules, p.table), p.hand, opened=p.opened, claim=claim)
+    want = (ref.count, ref.value) if ref else (0, 0)
+    got = (play.count, play.value)
+    assert got == want, f"{p.label}: solver {got}, reference {want}"
+    return got

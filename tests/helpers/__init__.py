@@ -1,9 +1,19 @@
-"""Shared test helpers: build positions from text."""
+"""Shared test helpers: build positions from text; the random samples' seed; golden files.
+
+The submodules hold the heavier helpers: ``positions`` (seeded random table positions and
+the engine's re-check of a solver answer), ``ilp_reference`` (the HiGHS model of the table
+problem), ``hand_reference`` (the Indian hand references), ``server`` and ``players``
+(server test clients), ``e2e`` (browser tests).
+"""
 
 from __future__ import annotations
 
+import gzip
+import json
+import os
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from openrummy.cards import Card, parse_cards
@@ -72,3 +82,18 @@ def hidden_shuffled(game: G, seat: int, rng: random.Random) -> G:
             other.hands[s], pool = pool[:n], pool[n:]
     other._stock = pool[::-1]
     return other
+
+
+SAMPLE_SEED_VARIABLE = "OPENRUMMY_SAMPLE_SEED"
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def sample_seed() -> int:
+    """This run's seed for fresh random samples (drawn by tests/conftest.py)."""
+    return int(os.environ[SAMPLE_SEED_VARIABLE])
+
+
+def golden(name: str) -> list[dict[str, Any]]:
+    """The lines of ``tests/data/<name>`` (JSON lines, gzipped), as written by ``scripts/``."""
+    with gzip.open(DATA / name, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]

@@ -1,0 +1,177 @@
+"""What the parts of the table service share: the table in memory and the service's state.
+
+:class:`ServiceCore` holds the state (store, settings, clock, the live tables, background
+tasks) and names the operations one part of the service calls on another; the parts are
+mixins (:mod:`.lobby`, :mod:`.sessions`, :mod:`.referee`, :mod:`.scheduler`) combined in
+:class:`~openrummy.server.service.TableService`.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import hashlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+from openrummy.rules import find_preset
+
+from .bus import Bus
+from .errors import ServiceError
+from .settings import Settings
+from .store import SeatRow, Store, TableRow
+
+if TYPE_CHECKING:
+    from .sessions import Conn
+
+__all__ = ["LOG_KEEP", "Live", "ServiceCore", "deadline", "dumps", "hash_token", "words"]
+
+log = logging.getLogger("openrummy.server")
+
+LOG_KEEP = 200
+"""Events kept per table for a (re)connecting client's game log."""
+_SEAT_RE = re.compile(r"\bseat (\d+)")
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a copy of the database does not let anyone sit down."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+class Live:
+    """A table held in memory: the row, the match rebuilt from the log, who is connected."""
+
+    def __init__(self, row: TableRow) -> None:
+        self.row = row
+        self.lock = asyncio.Lock()
+        self.rules: Any = find_preset(row.preset, row.options)
+        self.match: Any = None
+        self.seq = 0
+        self.conns: set[Conn] = set()
+        self.timeouts: dict[int, int] = {}
+        self.bots: dict[int, Any] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.grace: dict[int, asyncio.Task[None]] = {}
+        self.log: deque[dict[str, Any]] = deque(maxlen=LOG_KEEP)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def running(self) -> bool:
+        return self.row.status == "running" and self.match is not None and not self.match.is_over
+
+    def names(self) -> list[str]:
+        return [s.name or f"seat {s.idx}" for s in self.row.seats]
+
+    def words(self, event: str) -> str:
+        return words(event, self.names())
+
+    def plays_itself(self, seat: int) -> bool:
+        """A bot seat, or a human seat whose person is away (a stand-in plays)."""
+        s = self.row.seats[seat]
+        return s.kind == "bot" or s.away
+
+
+class ServiceCore(abc.ABC):
+    """The service's state, and what each part of it needs from the others."""
+
+    def __init__(self, store: Store, settings: Settings, bus: Bus) -> None:
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.clock: Callable[[], float] = settings.clock or time.time
+        self.live: dict[str, Live] = {}
+        self.node = secrets.token_hex(6)
+        store.origin = self.node
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    def _seat_of(self, row: TableRow, token: str) -> SeatRow | None:
+        h = hash_token(token)
+        return next((s for s in row.seats if s.token_hash == h), None)
+
+    # -- provided by the parts ------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_live(self, table_id: str) -> Live | None:
+        """The table in memory, loaded from the store if needed; None if there is none."""
+
+    @abc.abstractmethod
+    async def _refresh(self, table_id: str, *, owner: bool = False) -> None:
+        """Reload a table's row after a change; start, stop or re-plan its game."""
+
+    @abc.abstractmethod
+    async def _rebuild(self, live: Live) -> None:
+        """Forget the in-memory game and replay the log."""
+
+    @abc.abstractmethod
+    async def submit(
+        self,
+        live: Live,
+        seat: int | None,
+        text: str,
+        *,
+        expect_seq: int | None,
+        actor: str,
+        reply_to: str | int | None = None,
+        conn: Conn | None = None,
+    ) -> ServiceError | None:
+        """Check, apply, store and broadcast one action; the refusal if it was refused."""
+
+    @abc.abstractmethod
+    def _send_all(self, live: Live, message: dict[str, Any]) -> None:
+        """Send one message to everyone at the table."""
+
+    @abc.abstractmethod
+    def _table_json(self, live: Live) -> dict[str, Any]:
+        """The table's public description as JSON."""
+
+    @abc.abstractmethod
+    def _schedule(self, live: Live, *, owner: bool) -> None:
+        """Plan the next automatic step: a bot's move or the turn timer."""
+
+    @abc.abstractmethod
+    async def _set_away(self, live: Live, seat: int, away: bool, why: str = "") -> None:
+        """Mark a seat away (a stand-in plays) or back."""
+
+    @abc.abstractmethod
+    def _welcome_all(self, live: Live) -> None:
+        """Resend the current state to everyone at the table."""
+
+
+def words(event: str, names: list[str]) -> str:
+    """The engine's event with seat numbers replaced by the players' names.
+
+    >>> words("seat 1's play failed; seat 0 drew a card", ["Ann", "Bob"])
+    "Bob's play failed; Ann drew a card"
+    """
+    return _SEAT_RE.sub(
+        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), event
+    )
+
+
+def deadline(view: dict[str, Any] | None, now: float) -> float | None:
+    left = view.get("time_left") if view is not None else None
+    return None if left is None else now + float(left)

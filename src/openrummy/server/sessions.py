@@ -1,0 +1,188 @@
+"""Connections and sessions: who is at a table, welcomes, disconnects, away and back."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from .core import Live, ServiceCore, deadline, dumps
+from .errors import ServiceError
+from .policy import TokenBucket, away_policy
+from .protocol import (
+    PROTOCOL_VERSION,
+)
+from .settings import Settings
+from .store import SeatRow
+
+__all__ = ["Conn", "Sessions"]
+
+log = logging.getLogger("openrummy.server")
+
+
+class Conn:
+    """One WebSocket connection: its role, its rate limit, its outgoing queue.
+
+    Messages are queued and written by the connection's own writer task, so one slow client
+    never holds up a table; a client that lets ``send_queue`` messages pile up is closed.
+    """
+
+    def __init__(self, settings: Settings, close: Callable[[int, str], None]) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.send_queue)
+        self.bucket = TokenBucket(rate=settings.rate_per_second, burst=settings.rate_burst)
+        self.role: str | None = None
+        self.seat: int | None = None
+        self.live: Live | None = None
+        self.seen: OrderedDict[str | int, None] = OrderedDict()
+        self._close = close
+        self.closed = False
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closed = True
+            self._close(1013, "too many unread messages")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.push(dumps(message))
+
+    def error(self, code: str, message: str, reply_to: str | int | None = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, "reply_to": reply_to})
+
+    def remember(self, msg_id: str | int) -> bool:
+        """False if this message id was seen already on this connection (a replay)."""
+        if msg_id in self.seen:
+            return False
+        self.seen[msg_id] = None
+        if len(self.seen) > 1024:
+            self.seen.popitem(last=False)
+        return True
+
+
+class Sessions(ServiceCore):
+    """The WebSocket operations: hello, sync, resume, and a seat's presence."""
+
+    async def hello(self, conn: Conn, table_id: str, token: str | None) -> None:
+        live = await self.get_live(table_id)
+        if live is None:
+            raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+        seat: SeatRow | None = None
+        if token is not None:
+            seat = self._seat_of(live.row, token)
+            if seat is None:
+                # Maybe another process seated this player a moment ago.
+                await self._refresh(table_id)
+                seat = self._seat_of(live.row, token)
+            if seat is None:
+                raise ServiceError(
+                    "bad_token", f"this token holds no seat at table {table_id}", 403
+                )
+        if conn.live is not None and conn.live is not live:
+            self.disconnect(conn)
+        conn.live = live
+        conn.role = "seat" if seat is not None else "spectator"
+        conn.seat = seat.idx if seat is not None else None
+        live.conns.add(conn)
+        if seat is not None:
+            grace = live.grace.pop(seat.idx, None)
+            if grace is not None:
+                grace.cancel()
+        # Under the table's lock: an action being stored has already changed the match but not
+        # yet the sequence number, and a welcome must never pair a view with the wrong seq.
+        async with live.lock:
+            if seat is not None and seat.away and live.running:
+                await self._set_away(live, seat.idx, False)
+            self.welcome(conn)
+
+    async def sync(self, conn: Conn, reply_to: str | int | None = None) -> None:
+        """Resend the current state (a welcome), consistent with its sequence number."""
+        live = conn.live
+        assert live is not None
+        async with live.lock:
+            self.welcome(conn, reply_to)
+
+    def welcome(self, conn: Conn, reply_to: str | int | None = None) -> None:
+        live = conn.live
+        assert live is not None
+        now = self.clock()
+        view = live.match.view(conn.seat, now=now) if live.match is not None else None
+        conn.send(
+            {
+                "type": "welcome",
+                "v": PROTOCOL_VERSION,
+                "role": conn.role,
+                "seat": conn.seat,
+                "table": self._table_json(live),
+                "seq": live.seq,
+                "view": view,
+                "log": list(live.log),
+                "now": now,
+                "deadline": deadline(view, now),
+                "reply_to": reply_to,
+            }
+        )
+
+    def _welcome_all(self, live: Live) -> None:
+        for c in list(live.conns):
+            self.welcome(c)
+
+    def disconnect(self, conn: Conn) -> None:
+        live = conn.live
+        conn.live = None
+        if live is None:
+            return
+        live.conns.discard(conn)
+        seat = conn.seat
+        if (
+            conn.role == "seat"
+            and seat is not None
+            and live.running
+            and not any(c.seat == seat and c.role == "seat" for c in live.conns)
+            and not live.row.seats[seat].away
+            and seat not in live.grace
+        ):
+            live.grace[seat] = self.spawn(self._grace(live, seat))
+        if not live.conns and not live.running and self.live.get(live.id) is live:
+            # Nobody watches a table that no longer plays: let it go.
+            del self.live[live.id]
+
+    async def _grace(self, live: Live, seat: int) -> None:
+        await asyncio.sleep(self.settings.disconnect_grace)
+        live.grace.pop(seat, None)
+        if live.running and not any(c.seat == seat and c.role == "seat" for c in live.conns):
+            async with live.lock:
+                await self._set_away(live, seat, True, "did not come back in time")
+
+    async def resume(self, conn: Conn) -> None:
+        live = conn.live
+        if live is None or conn.role != "seat" or conn.seat is None:
+            raise ServiceError("not_seated", "only a seated player can resume")
+        if live.row.seats[conn.seat].away:
+            async with live.lock:
+                await self._set_away(live, conn.seat, False)
+
+    async def _set_away(self, live: Live, seat: int, away: bool, why: str = "") -> None:
+        if live.row.seats[seat].away == away:
+            return
+        await self.store.update_seat(live.id, seat, away=away)
+        seats = list(live.row.seats)
+        seats[seat] = dataclasses.replace(seats[seat], away=away)
+        live.row = dataclasses.replace(live.row, seats=tuple(seats))
+        if not away:
+            live.bots.pop(seat, None)
+            live.timeouts[seat] = 0
+        name = live.names()[seat]
+        if away:
+            policy = away_policy(live.row.family)
+            text = f"{name} is away ({why}): {policy.description}" if why else f"{name} is away"
+        else:
+            text = f"{name} is back"
+        self._send_all(live, {"type": "table", "table": self._table_json(live)})
+        self._send_all(live, {"type": "notice", "text": text, "seat": seat})
+        self._schedule(live, owner=True)

@@ -1,0 +1,204 @@
+"""The table solver's core problem, in numbers, and what every search of it shares (private).
+
+:mod:`._dp` (the Python search and the question loop), :mod:`._fast` (the compiled search)
+and :mod:`._milp` (the integer program) all read a :class:`CoreProblem` under a
+:class:`CoreSpec` and answer with a :class:`CoreResult`; the set tables below turn the
+naturals of one rank into sets for both searches. This module imports none of them, so
+the three import it and each other in one direction only (``_dp`` may load ``_fast``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Protocol
+
+__all__ = [
+    "HIGH",
+    "LOW",
+    "NEG",
+    "OPEN_NONE",
+    "OPEN_POINTS",
+    "OPEN_RUN",
+    "WRAP",
+    "BudgetExceeded",
+    "CoreProblem",
+    "CoreResult",
+    "CoreSpec",
+    "Prover",
+    "set_jokers",
+    "set_melds",
+    "tracked_naturals",
+]
+
+NEG = -(1 << 60)
+"""The score of "impossible" (far below any real score, and sums of it stay finite)."""
+
+LOW, HIGH, WRAP = 0, 1, 2
+"""Ace modes: low only, high or low (Q-K-A), wrap-around (K-A-2)."""
+
+OPEN_NONE, OPEN_POINTS, OPEN_RUN = 0, 1, 2
+"""Opening requirement in force: none, hand-only melds worth a threshold, a run from hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSpec:
+    """Meld and opening rules, reduced to numbers."""
+
+    ace: int = LOW
+    min_len: int = 3
+    min_nat: int = 1
+    set_max: int = 4
+    open_mode: int = OPEN_NONE
+    open_all: bool = False
+    """Every meld must be an opening meld (table untouched, hand-only melds)."""
+    threshold: int = 0
+    run_length: int = 3
+    open_value: tuple[int, ...] = (0,) * 13
+    """Opening value of each rank when low (index 0 = ace low)."""
+    open_ace_high: int = 0
+    """Opening value of an ace after a king, or in a set."""
+    open_joker: int | None = None
+    """Opening value of a joker, or None for the value of the card it represents."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoreProblem:
+    """One position as counts: ``table[s][r]`` and ``hand[s][r]`` copies of each natural
+    (suit 0..3, rank index 0..12 = A..K), the jokers of each, and the weight of each hand
+    card placed (the table solver's: a count unit plus the penalty value)."""
+
+    table: tuple[tuple[int, ...], ...]
+    hand: tuple[tuple[int, ...], ...]
+    table_jokers: int
+    hand_jokers: int
+    weight: tuple[tuple[int, ...], ...]
+    joker_weight: int
+
+
+class BudgetExceeded(Exception):
+    """The search looked at more states than it was allowed (see ``solve_core``)."""
+
+
+@dataclass(slots=True)
+class CoreResult:
+    """Best score and melds; a meld is (is_run, items), an item (suit, rank 1..13, joker, tag)."""
+
+    score: int
+    melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = field(default_factory=list)
+    states: int = 0
+
+
+# -- sets ------------------------------------------------------------------------------
+
+
+@cache
+def _set_parts(
+    n: tuple[int, ...], k: int, min_nat: int, set_max: int
+) -> tuple[tuple[tuple[int, ...], int], ...] | None:
+    """One way to cut ``n[s]`` naturals of suit s plus exactly ``k`` jokers into sets.
+
+    Returns a tuple of (suits of the naturals, jokers) per set, or None. Every natural
+    must be in some set, so the set holding one copy of the first suit present is chosen
+    first; the rest is the same problem, smaller.
+    """
+    if k < 0:
+        return None
+    first = next((s for s in range(4) if n[s] > 0), -1)
+    if first < 0:
+        if k == 0:
+            return ()
+        if min_nat > 0:
+            return None
+        for size in range(3, set_max + 1):
+            if size <= k:
+                rest = _set_parts(n, k - size, min_nat, set_max)
+                if rest is not None:
+                    return (((), size), *rest)
+        return None
+    others = [s for s in range(first + 1, 4) if n[s] > 0]
+    for mask in range(1 << len(others)):
+        suits = (first, *(others[i] for i in range(len(others)) if mask >> i & 1))
+        a = len(suits)
+        if a < min_nat:
+            continue
+        nn = list(n)
+        for s in suits:
+            nn[s] -= 1
+        rest_n = tuple(nn)
+        for b in range(max(0, 3 - a), min(k, set_max - a) + 1):
+            rest = _set_parts(rest_n, k - b, min_nat, set_max)
+            if rest is not None:
+                return ((suits, b), *rest)
+    return None
+
+
+@cache
+def set_jokers(n: tuple[int, ...], kmax: int, min_nat: int, set_max: int) -> tuple[int, ...]:
+    """Joker counts (≤ kmax) that can join these naturals in valid sets, largest first."""
+    return tuple(k for k in range(kmax, -1, -1) if _set_parts(n, k, min_nat, set_max) is not None)
+
+
+def tracked_naturals(prob: CoreProblem, spec: CoreSpec) -> int:
+    """The naturals a run label counts (capped): natural counts matter only if jokers could
+    make a run short of naturals, that is a run of length >= min_len with fewer than
+    min_nat naturals holds more than min_len - min_nat jokers."""
+    jm = prob.table_jokers + prob.hand_jokers
+    return spec.min_nat if jm > spec.min_len - spec.min_nat else 0
+
+
+def set_melds(
+    naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
+) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
+    ``jokers`` jokers (a joker stands for a suit missing from its set)."""
+    parts = _set_parts(naturals, jokers, min_nat, set_max)
+    assert parts is not None
+    out: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
+    for suits, b in parts:
+        items = [(s, r + 1, False, tag) for s in suits]
+        missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
+        for i in range(b):
+            items.append((missing[i % len(missing)], r + 1, True, tag))
+        out.append((False, items))
+    return out
+
+
+# -- the search contract -----------------------------------------------------------------
+
+
+class Prover(Protocol):
+    """What the question loop of :func:`solve_core` asks of a search (Python or compiled)."""
+
+    budget: int
+
+    @property
+    def states(self) -> int: ...
+
+    @property
+    def upper_after(self) -> int:
+        """States the first question may visit before the outside bound is asked (the
+        search's own setting: ``lp_after`` or ``compiled_lp_after``)."""
+
+    @property
+    def upper_on_no(self) -> bool:
+        """Whether the outside bound is asked when the first question is answered no."""
+
+    def node_ub(self) -> int: ...
+
+    def ask(
+        self, need: int, best: bool = False, steps: int = 1, floor: int = NEG
+    ) -> tuple[int, int] | None:
+        """The root's bounds after "can everything add ``need``?"; None: over budget.
+
+        ``best``: a hint to go on to the best completion above ``need`` (a search may
+        answer the question only; the loop then asks again). ``steps``: while the answer
+        is no, ask again at the root's new upper bound as long as it is above ``floor``
+        (and not negative), up to ``steps`` questions in all."""
+
+    def root_lo(self) -> int: ...
+
+    def root_hi(self) -> int:
+        """The root's proven upper bound (a search cut short by its budget keeps it)."""
+
+    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]: ...

@@ -1,0 +1,102 @@
+"""How the table solver searches: one frozen value passed to every entry point.
+
+The answer of :func:`openrummy.solve.best_play` (count, value, the legality of the play)
+never depends on these settings; they choose *how* the optimum is found and proven, and so
+how long that takes. The defaults are the measured best on the benchmark positions
+(``bench/solver.py``). Other values exist for the tests, which check that every path gives
+the same optimum (the Python core alone, the linear relaxation asked first, the integer
+program alone, …), and for experiments::
+
+    >>> from openrummy import find_preset, parse_cards, Meld
+    >>> from openrummy.solve import SolverSettings, best_play
+    >>> python_core = SolverSettings(compiled=False)
+    >>> rules = find_preset("robbers")
+    >>> table = [Meld.parse("[4S 5S 6S 7S]")]
+    >>> best_play(rules, table, parse_cards("3S 4H 4D"), settings=python_core).count
+    2
+
+``docs/solver.md`` describes the search each setting belongs to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from openrummy.errors import ConfigError
+
+__all__ = ["DEFAULT_SETTINGS", "SolverSettings"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SolverSettings:
+    """The table solver's search strategy (see the module docstring: results never change).
+
+    Budgets are counted in states of the Python core; the compiled core's states are
+    cheaper, and its budgets are these times ``compiled_state_factor``.
+    """
+
+    compiled: bool = True
+    """Use the compiled core (numba) for the problems it handles (aces low, no opening
+    rule in force); False sends every problem to the Python core."""
+
+    race: bool = True
+    """Race the compiled search against the same search of the mirrored problem (ranks
+    reversed), asking each question of both in turns; False asks one direction only."""
+
+    race_step: int = 1_000
+    """States the first search of a race may visit before the mirrored search starts; each
+    turn's budget doubles after both have had one."""
+
+    descent: int = 8
+    """Questions asked from above ("can the rest reach the best the bounds allow?") before
+    the search switches to branch and bound."""
+
+    lp_bound: bool = True
+    """Ask the linear relaxation (HiGHS) for an upper bound, or an optimal play when its
+    solution is integral, when the first question is not answered quickly."""
+
+    lp_after: int = 1_500
+    """States the Python core's first question ("can every hand card be placed?") may
+    visit before the linear relaxation is asked (0: at once)."""
+
+    compiled_lp_after: int = 20_000
+    """The same for the compiled core, whose states cost about a twentieth."""
+
+    compiled_lp_on_no: bool = False
+    """Whether the compiled core asks the linear relaxation when the first question is
+    answered no within ``compiled_lp_after`` (its own proof is usually faster)."""
+
+    compiled_state_factor: int = 16
+    """Budgets given in Python-core states are multiplied by this for the compiled core."""
+
+    dp_budget: int = 60_000
+    """States the dynamic program may memoise before the position goes to the integer
+    program (HiGHS), which answers in bounded memory (0: the integer program alone)."""
+
+    keep_budget: int = 1_500
+    """States one question of the kept-melds tie-break ("can these melds stay?") may visit;
+    a question over budget counts as no (the tie-break is best-effort)."""
+
+    open_in_parts: bool = True
+    """For an opening turn that may also play on the table, try the two fast answers first
+    (the best play without the opening rule, and "open with some hand-only melds, then
+    play") before the full opening search."""
+
+    open_splits: int = 16
+    """Ways of opening (subsets of the hand-only opening's melds) that ``open_in_parts``
+    tries."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool":
+                if not isinstance(value, bool):
+                    raise ConfigError(f"SolverSettings.{f.name} must be True or False")
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"SolverSettings.{f.name} must be a whole number >= 0")
+        if self.compiled_state_factor < 1:
+            raise ConfigError("SolverSettings.compiled_state_factor must be at least 1")
+
+
+DEFAULT_SETTINGS = SolverSettings()
+"""The settings every entry point uses unless given others."""

@@ -1,0 +1,134 @@
+"""Ordinary mistakes on the command line: one line ``error: …`` on stderr, an exit code, no
+traceback, and no long work done first.
+
+Each case runs ``python -m openrummy`` as a user would (a separate process, so a traceback
+would show on its stderr exactly as in a terminal).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from openrummy import __version__
+
+
+def rummy(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "openrummy", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def assert_one_line_error(res: subprocess.CompletedProcess[str], code: int, *words: str) -> None:
+    assert res.returncode == code, res
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.fixture
+def not_utf8(tmp_path: Path) -> Path:
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(
+        '{"game": "robbers", "hand": ["4H"], "table": [], "note": "Kreuz-König ä"}\n'.encode(
+            "latin-1"
+        )
+    )
+    return path
+
+
+@pytest.fixture
+def a_file(tmp_path: Path) -> Path:
+    path = tmp_path / "plain-file"
+    path.write_text("x", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["solve", "arrange"])
+def test_input_file_missing(command: str, tmp_path: Path) -> None:
+    assert_one_line_error(rummy(command, str(tmp_path / "nope.jsonl")), 2, "no such file")
+
+
+@pytest.mark.parametrize("command", ["solve", "arrange"])
+def test_input_file_is_a_directory(command: str, tmp_path: Path) -> None:
+    assert_one_line_error(rummy(command, str(tmp_path)), 2, "is a directory")
+
+
+@pytest.mark.parametrize("command", ["solve", "arrange"])
+def test_input_file_not_utf8(command: str, not_utf8: Path) -> None:
+    assert_one_line_error(rummy(command, str(not_utf8)), 2, "not UTF-8", "0xf6")
+
+
+def test_demo_record_to_a_directory_fails_before_the_game(tmp_path: Path) -> None:
+    res = rummy("demo", "--record", str(tmp_path))
+    assert_one_line_error(res, 2, "--record", "is a directory")
+    assert res.stdout == ""
+
+
+def test_demo_record_to_an_unwritable_path_fails_before_the_game(a_file: Path) -> None:
+    res = rummy("demo", "--record", str(a_file / "game.json"))
+    assert_one_line_error(res, 2, "--record", "cannot write")
+    assert res.stdout == ""
+
+
+@pytest.mark.parametrize("option", ["--out", "--chart"])
+def test_simulate_output_unwritable_fails_before_the_run(option: str, a_file: Path) -> None:
+    target = a_file / ("results.json" if option == "--out" else "chart.png")
+    res = rummy("simulate", "--deals", "1000", "--backend", "inline", option, str(target))
+    assert_one_line_error(res, 2, option, "cannot write")
+    assert res.stdout == ""
+
+
+@pytest.mark.parametrize("option", ["--out", "--chart"])
+def test_simulate_output_is_a_directory(option: str, tmp_path: Path) -> None:
+    res = rummy("simulate", "--deals", "1000", "--backend", "inline", option, str(tmp_path))
+    assert_one_line_error(res, 2, option, "is a directory")
+
+
+def test_an_unwritable_output_is_left_as_it_was(tmp_path: Path) -> None:
+    # The check opens the file for appending: an existing file keeps its content, and a
+    # file that did not exist is not left behind when the run then fails for another reason.
+    kept = tmp_path / "kept.json"
+    kept.write_text("old", encoding="utf-8")
+    res = rummy("simulate", "--bots", "nobody,random", "--out", str(kept))
+    assert res.returncode == 2
+    assert kept.read_text(encoding="utf-8") == "old"
+    fresh = tmp_path / "sub" / "fresh.json"
+    rummy("simulate", "--bots", "nobody,random", "--out", str(fresh))
+    assert not fresh.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--db", "bogus://x"], ["--db", "bogus://x"]),
+        (["--db", "mysql://user@host/db"], ["--db", "asyncio"]),
+        (["--log-level", "loud"], ["--log-level", "loud", "debug"]),
+        (["--port", "70000"], ["--port", "70000", "65535"]),
+        (["--port", "0"], ["--port"]),
+    ],
+)
+def test_serve_settings(args: list[str], words: list[str]) -> None:
+    assert_one_line_error(rummy("serve", *args), 2, *words)
+
+
+def test_version() -> None:
+    res = rummy("--version")
+    assert res.returncode == 0
+    assert res.stdout.strip() == f"rummy (OpenRummy) {__version__}"
+
+
+def test_python_m_openrummy_is_the_rummy_command() -> None:
+    res = rummy("presets")
+    assert res.returncode == 0
+    assert "robbers" in res.stdout and "indian13" in res.stdout
