@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
@@ -20,17 +21,28 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from openrummy.messages import render
 from openrummy.rules import find_preset
 
 from .bus import Bus
 from .errors import ServiceError
 from .settings import Settings
-from .store import SeatRow, Store, TableRow
+from .store import ActionRow, SeatRow, Store, TableRow
 
 if TYPE_CHECKING:
     from .sessions import Conn
 
-__all__ = ["LOG_KEEP", "Live", "ServiceCore", "deadline", "dumps", "hash_token", "words"]
+__all__ = [
+    "LOG_KEEP",
+    "Live",
+    "ServiceCore",
+    "deadline",
+    "dumps",
+    "event_info",
+    "hash_token",
+    "replay_events",
+    "words",
+]
 
 log = logging.getLogger("openrummy.server")
 
@@ -159,6 +171,46 @@ class ServiceCore(abc.ABC):
     @abc.abstractmethod
     def _welcome_all(self, live: Live) -> None:
         """Resend the current state to everyone at the table."""
+
+
+def event_info(a: ActionRow, result: Any, names: list[str]) -> dict[str, Any]:
+    """One applied action for the game log: its event as data (``data``; ``after`` for the
+    end of a round or of the match) and in English words with the players' names (``text``).
+
+    The data comes from applying the action (live, or replaying the stored log), never from
+    the stored words, so games stored before events were data show the same log.
+    """
+    data = result.event.to_json()
+    info: dict[str, Any] = {
+        "seq": a.seq,
+        "seat": a.seat,
+        "actor": a.actor,
+        "action": a.action,
+        "text": render(data, "en", names),
+        "data": data,
+        "accepted": a.accepted,
+        "at": a.at,
+    }
+    if result.after:
+        info["after"] = [e.to_json() for e in result.after]
+    return info
+
+
+def replay_events(
+    row: TableRow, actions: list[ActionRow], names: list[str]
+) -> list[dict[str, Any]]:
+    """The game log of a stored game (:func:`event_info` of each action), by replaying it."""
+    from openrummy.games.registry import new_match
+
+    if row.game is None:
+        return []
+    rules = find_preset(row.preset, row.options)
+    match: Any = new_match(rules, row.players, seed=row.game.seed, started_at=row.game.started_at)
+    out = []
+    for a in actions:
+        action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
+        out.append(event_info(a, match.apply(action), names))
+    return out
 
 
 def words(event: str, names: list[str]) -> str:

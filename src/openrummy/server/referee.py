@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from openrummy.errors import IllegalActionError, RummyError
 
 from . import fairness
-from .core import Live, ServiceCore, deadline, dumps
+from .core import Live, ServiceCore, deadline, dumps, event_info
 from .errors import ServiceError
 from .lobby import table_info
 from .store import ActionRow, SeqConflict
@@ -54,21 +54,13 @@ class Referee(ServiceCore):
         if a.seq != live.seq + 1:
             raise RuntimeError(f"table {live.id}: action {a.seq} follows {live.seq}")
         action = dataclasses.replace(live.match.parse_action(a.action, a.seat), at=a.at)
-        live.match.apply(action)
+        result = live.match.apply(action)
         live.seq = a.seq
-        return self._note(live, a)
+        return self._note(live, a, result)
 
-    def _note(self, live: Live, a: ActionRow) -> dict[str, Any]:
+    def _note(self, live: Live, a: ActionRow, result: Any) -> dict[str, Any]:
         """Keep the event for the game log and count consecutive timeouts."""
-        event = {
-            "seq": a.seq,
-            "seat": a.seat,
-            "actor": a.actor,
-            "action": a.action,
-            "text": live.words(a.event),
-            "accepted": a.accepted,
-            "at": a.at,
-        }
+        event = event_info(a, result, live.names())
         live.log.append(event)
         if a.actor == "server" and a.action in SERVER_ONLY:
             live.timeouts[a.seat] = live.timeouts.get(a.seat, 0) + 1
@@ -148,7 +140,7 @@ class Referee(ServiceCore):
             action=str(result.action),
             at=now,
             accepted=bool(result.accepted),
-            event=str(result.event),
+            event=dumps(result.event.to_json()),
             actor=actor,
         )
         outcome = match.outcome if match.is_over else None
@@ -168,7 +160,7 @@ class Referee(ServiceCore):
             await self._rebuild(live)
             raise ServiceError("unavailable", "the action could not be stored; try again") from None
         live.seq = row.seq
-        event = self._note(live, row)
+        event = self._note(live, row, result)
         self._broadcast(live, event, reply_to, conn)
         if match.is_over:
             await self._finished(live)

@@ -68,7 +68,6 @@ export function cardLabel(text) {
   return ident ? `${out}=${cardLabel(ident)}` : out;
 }
 
-
 /** @param {string} text */
 export function isRed(text) {
   const c = parseCard(text);
