@@ -94,7 +94,11 @@ def widen_view(
     v["current"] = seats[v["current"]]
     v["dealer"] = seats[v["dealer"]]
     if v.get("last"):
-        v["last"] = dict(v["last"], seat=seats[v["last"]["seat"]])
+        last = dict(v["last"], seat=seats[v["last"]["seat"]])
+        event = last.get("event")
+        if isinstance(event, dict) and event.get("seat") is not None:
+            last["event"] = dict(event, seat=seats[event["seat"]])
+        v["last"] = last
     if v.get("outcome"):
         o = dict(v["outcome"])
         o["winners"] = [seats[w] for w in o["winners"]]

@@ -540,7 +540,7 @@ export class TableContext {
         { class: "modal wide" },
         h("h2", null, t("final.title")),
         h("p", { class: "winner-line" }, winners ? t("final.winner", { names: winners }) : t("final.no_winner")),
-        h("p", { class: "muted" }, o.decided_by ? t("final.decided", { how: howText(o.decided_by) }) : ""),
+        h("p", { class: "muted" }, o.decision ? t("final.decided", { how: render(o.decision) }) : o.decided_by ? t("final.decided", { how: o.decided_by }) : ""),
         h(
           "table",
           { class: "summary" },
@@ -568,13 +568,6 @@ export class TableContext {
       ),
     );
   }
-}
-
-/** @param {string} how the engine's words for how the match was decided */
-function howText(how) {
-  const k = `how.${how}`;
-  const s = t(k);
-  return s === k ? how : s;
 }
 
 /** @param {string} preset */
