@@ -148,6 +148,10 @@ async def test_turn_seat_token_and_replay_errors(server):
     await _alive(waiter, 1)
     up = await spectator.expect("update")
     assert up["seq"] == 1 and up["event"]["actor"] == "seat"
+    # The event as data, and in English words with the player's name.
+    mover_seat = up["event"]["seat"]
+    assert up["event"]["data"] == {"code": "drew", "seat": mover_seat}
+    assert up["event"]["text"] in ("Ann drew a card", "Bob drew a card")
 
 
 async def test_hello_rules(server):
