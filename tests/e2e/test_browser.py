@@ -338,7 +338,7 @@ def test_german_page_at_phone_width(server: Server, browser: Any) -> None:
     reason = page.inner_text(".modal li")
     assert reason == "die Figuren aus deiner Hand sind 18 Punkte wert; die Eröffnung braucht 40"
     shot(page, "18a-de-will-fail")
-    page.get_by_role("button", name="Zurück").click()
+    page.get_by_role("button", name="Zurück", exact=True).click()
     page.click("#reset-btn")
     page.wait_for_function("document.querySelectorAll('.table-melds .meld').length === 0")
     page.click("[data-lang=en]")
