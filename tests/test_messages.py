@@ -166,3 +166,16 @@ def test_emitted_events_match_the_catalogue(preset: str, players: int, bots: lis
 
     play_match(match, [make_bot(b, rules, i) for i, b in enumerate(bots)], on_action=on_action)
     assert "round_over" in seen and "match_over" in seen
+
+
+def test_illegal_actions_say_why_as_data() -> None:
+    from openrummy.errors import IllegalActionError
+    from openrummy.games.actions import Pass
+
+    match: Any = new_match(find_preset("robbers"), 2, seed=1)
+    with pytest.raises(IllegalActionError) as err:
+        match.apply(Pass(match.current))
+    why = err.value.why
+    assert why is not None and why.key == "illegal.pass_with_stock"
+    assert str(err.value) == "you may pass only when the stock is empty"
+    assert render(why, "de") == "passen darfst du nur, wenn der Talon leer ist"

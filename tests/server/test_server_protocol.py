@@ -128,6 +128,7 @@ async def test_turn_seat_token_and_replay_errors(server):
     assert err["code"] == "bad_action" and "is not an action" in err["message"]
     err = await mover.act("end", 0)
     assert err["code"] == "illegal"
+    assert err["why"] == {"reason": "illegal.end_too_early"}  # to word in the reader's language
     err = await mover.act("discard 5H", 0)
     assert err["code"] == "illegal"
     await _alive(mover, 0)

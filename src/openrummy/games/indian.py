@@ -367,22 +367,20 @@ class IndianGame:
         self.last_result = result
         return result
 
-    def _why_not(self, kind: str) -> str:
+    def _why_not(self, kind: str) -> Reason:
         if kind == "declare" and self.phase is IndianPhase.START:
-            return "draw a card first: you declare instead of discarding (I18)"
+            return Reason.of("illegal.declare_draw_first")
         if kind == "drop":
-            return "you may drop only at the start of your turn, before drawing"
+            return Reason.of("illegal.drop_late")
         if kind in ("draw", "take") and self.phase is IndianPhase.DISCARD:
-            return "you have drawn already: discard or declare"
+            return Reason.of("illegal.drawn_discard_or_declare")
         if kind == "take":
-            return (
-                "you may not take that card from the discard pile (discard.take_wild_from_discard)"
-            )
+            return Reason.of("illegal.take_wild")
         if kind == "discard":
-            return "draw a card first"
+            return Reason.of("illegal.draw_first")
         if kind == "show":
-            return "groups are shown only after a valid declaration"
-        return f"{kind} is not allowed now"
+            return Reason.of("illegal.show_early")
+        return Reason.of("illegal.not_now", action=kind)
 
     def _do_drop(self, action: Drop) -> IndianResult:
         seat = action.seat
@@ -432,15 +430,13 @@ class IndianGame:
     def _do_discard(self, action: Discard) -> IndianResult:
         hand = self.hands[action.seat]
         if action.card not in hand:
-            raise IllegalActionError(f"{action.card} is not in your hand")
+            raise IllegalActionError(Reason.of("not_in_hand", card=str(action.card)))
         if (
             self.rules.discard.no_same_card_return
             and action.card == self._taken
             and hand.count(action.card) < 2
         ):
-            raise IllegalActionError(
-                f"you took {action.card} from the discard pile this turn and may not throw it back"
-            )
+            raise IllegalActionError(Reason.of("illegal.throw_back", card=str(action.card)))
         hand.remove(action.card)
         self.discard_pile.append(action.card)
         self._upcard_on_top = False
@@ -451,21 +447,21 @@ class IndianGame:
         seat = action.seat
         hand = self.hands[seat]
         if action.finish not in hand:
-            raise IllegalActionError(f"the finish card {action.finish} is not in your hand")
+            raise IllegalActionError(
+                Reason.of("illegal.finish_not_in_hand", card=str(action.finish))
+            )
         rest = list(hand)
         rest.remove(action.finish)
         shown = Counter(c for g in action.groups for c in g.cards)
         if shown != Counter(rest):
             missing = sorted((Counter(rest) - shown).elements(), key=Card.sort_key)
             extra = sorted((shown - Counter(rest)).elements(), key=Card.sort_key)
-            parts = []
-            if missing:
-                parts.append("missing " + " ".join(map(str, missing)))
-            if extra:
-                parts.append("not in your hand " + " ".join(map(str, extra)))
             raise IllegalActionError(
-                "the groups must show exactly your cards without the finish card: "
-                + "; ".join(parts)
+                Reason.of(
+                    "illegal.groups_not_hand",
+                    missing=tuple(map(str, missing)) or None,
+                    cards=tuple(map(str, extra)) or None,
+                )
             )
         try:
             verdict = check_declaration(action.groups, self.rules, self.wilds, cards=rest)

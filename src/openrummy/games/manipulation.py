@@ -34,6 +34,7 @@ from openrummy.cards import Card, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
 from openrummy.melds import Meld
+from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, ScoringMode
 from openrummy.rules.manipulation import (
     FailMode,
@@ -513,29 +514,29 @@ class ManipulationGame:
         if action.seat != self.current:
             raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {action.seat}'s")
 
-    def _why_not(self, kind: ActionKind) -> str:
+    def _why_not(self, kind: ActionKind) -> Reason:
         phase = self.phase
         if kind is ActionKind.DRAW:
             if not self._stock:
-                return "the stock is empty: pass instead"
+                return Reason.of("illegal.stock_empty")
             if phase is Phase.DREW:
-                return "you have already drawn this turn"
-            return "you cannot draw now: your turn is over"
+                return Reason.of("illegal.drew_already")
+            return Reason.of("illegal.turn_over")
         if kind is ActionKind.PASS:
-            return "you may pass only when the stock is empty"
+            return Reason.of("illegal.pass_with_stock")
         if kind is ActionKind.TAKE:
-            return "there is no discard pile to take from now"
+            return Reason.of("illegal.no_discard_pile")
         if kind is ActionKind.DISCARD:
-            return "you discard only after drawing in the discard-pile variant"
+            return Reason.of("illegal.discard_after_draw")
         if kind is ActionKind.END:
-            return "you can end the turn only after a play or a draw (play–draw–play)"
+            return Reason.of("illegal.end_too_early")
         if kind is ActionKind.TIMEOUT:
-            return "this game has no turn timer"
+            return Reason.of("illegal.no_timer")
         if kind is ActionKind.PLAY:
             if phase is Phase.DISCARD:
-                return "discard a card first"
-            return "you cannot play now: draw or end your turn"
-        return f"{kind.value} is not allowed now"
+                return Reason.of("illegal.discard_first")
+            return Reason.of("illegal.no_play_now")
+        return Reason.of("illegal.not_now", action=kind.value)
 
     def _do_play(self, play: Play) -> Result:
         seat = play.seat
@@ -628,7 +629,7 @@ class ManipulationGame:
     def _do_discard(self, action: Discard) -> Result:
         hand = self.hands[action.seat]
         if action.card not in hand:
-            raise IllegalActionError(f"{action.card} is not in your hand")
+            raise IllegalActionError(Reason.of("not_in_hand", card=str(action.card)))
         hand.remove(action.card)
         self.discard_pile.append(action.card)
         self._end_turn(action.at)

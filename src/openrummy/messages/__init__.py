@@ -128,10 +128,10 @@ def _render(data: Mapping[str, Any], lang: str, names: Sequence[str] | None) -> 
         entry = cat["reasons"].get(data["reason"])
         if entry is None:
             return str(data["reason"])
-        return _fill(entry[lang], data, lang, names)
-    entry = cat["events"].get(data.get("code"))
-    if entry is None:
-        return str(data.get("code", ""))
+    else:
+        entry = cat["events"].get(data.get("code"))
+        if entry is None:
+            return str(data.get("code", ""))
     text = _fill(entry[lang], data, lang, names)
     for part in entry.get("parts", ()):
         spec = cat["parts"][part]

@@ -312,4 +312,6 @@ class ErrorMessage(BaseModel):
     type: Literal["error"]
     code: str
     message: str
+    why: dict[str, Any] | None = None
+    """For ``illegal``: the engine's reason as data, to word from the message catalogue."""
     reply_to: MessageId | None = None

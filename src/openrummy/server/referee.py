@@ -129,7 +129,8 @@ class Referee(ServiceCore):
         try:
             result = match.apply(action)
         except IllegalActionError as e:
-            raise ServiceError("illegal", str(e)) from None
+            why = e.why.to_json() if e.why is not None else None
+            raise ServiceError("illegal", str(e), why=why) from None
         except Exception:
             log.exception("table %s: the engine failed on %r; rebuilding", live.id, text)
             await self._rebuild(live)

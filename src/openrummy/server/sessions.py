@@ -52,8 +52,18 @@ class Conn:
     def send(self, message: dict[str, Any]) -> None:
         self.push(dumps(message))
 
-    def error(self, code: str, message: str, reply_to: str | int | None = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "reply_to": reply_to})
+    def error(
+        self,
+        code: str,
+        message: str,
+        reply_to: str | int | None = None,
+        why: dict[str, Any] | None = None,
+    ) -> None:
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if why is not None:
+            msg["why"] = why
+        msg["reply_to"] = reply_to
+        self.send(msg)
 
     def remember(self, msg_id: str | int) -> bool:
         """False if this message id was seen already on this connection (a replay)."""

@@ -54,12 +54,8 @@ export function render(msg, names, lang = getLang()) {
   if (!msg) return "";
   const cat = catalogue;
   if (!cat) return String(msg.reason ?? msg.code ?? "");
-  if (msg.reason !== undefined) {
-    const entry = cat.reasons[msg.reason];
-    return entry ? fill(entry[lang] ?? entry.en, msg, names, lang) : String(msg.reason);
-  }
-  const entry = cat.events[msg.code];
-  if (!entry) return String(msg.code ?? "");
+  const entry = msg.reason !== undefined ? cat.reasons[msg.reason] : cat.events[msg.code];
+  if (!entry) return String(msg.reason ?? msg.code ?? "");
   let text = fill(entry[lang] ?? entry.en, msg, names, lang);
   for (const name of entry.parts || []) {
     const part = cat.parts[name];
@@ -69,11 +65,12 @@ export function render(msg, names, lang = getLang()) {
 }
 
 /**
- * A server error in words: its reason as data when it carries one, else its message.
- * @param {{message?: string, reason?: string, [key: string]: any}} err
+ * A server error in words: the engine's reason as data (`why`) when it carries one, else its
+ * message.
+ * @param {{message?: string, why?: Message | null}} err
  */
 export function errorText(err) {
-  return err.reason !== undefined ? render(err) : String(err.message ?? "");
+  return err.why ? render(err.why) : String(err.message ?? "");
 }
 
 /**
