@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test lint bench clean setup browser warm
+.PHONY: run test test-exhaustive lint bench clean setup browser warm docs
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -39,11 +39,29 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
-test: lint browser warm
+# The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
+# fresh random sample against the references; tests marked slow are left to test-exhaustive.
+test: lint docs browser warm
+	$(BIN)/python -m pytest -n 2 -m "not slow"
+
+# Everything, the full seeded cross-checks and the long server games included: run it before
+# changing solve/ or a game engine (see docs/testing.md).
+test-exhaustive: lint docs browser warm
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP) warm
 	$(BIN)/python bench/run_all.py
 
+# The documentation site (docs/ and the API reference from the docstrings) into site/;
+# --strict in mkdocs.yml: any warning fails the build. The docs extra goes into .venv once.
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/python scripts/rule_reference.py --check
+	$(BIN)/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf site $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -29,7 +29,13 @@ SETTINGS: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("robbers, 4 players", "robbers", {}, 4, "round"),
     ("rummikub, 2 players", "rummikub", {}, 2, "round"),
     ("indian13 points, 2 players", "indian13", {}, 2, "round"),
-    ("indian13 pool 101, 4 players", "indian13", {"match.format": "POOL_101"}, 4, "match"),
+    (
+        "indian13 pool 101, 4 players",
+        "indian13",
+        {"match.format": "POOL", "pool.threshold": 101},
+        4,
+        "match",
+    ),
 ]
 
 

@@ -10,7 +10,7 @@ better exists). Each position is solved twice by our solver and timed both ways:
   tie-break; the same call its ``ms`` field times).
 
 Every answer is checked in the same run against an independent optimum: the HiGHS
-integer program of the test suite (``tests/solve/ilp_reference.py``, which shares nothing
+integer program of the test suite (``tests/helpers/ilp_reference.py``, which shares nothing
 with the solver but the rule objects), solved in full for every position and timed too
 (``HiGHS``), and both of our plays must pass the engine's commit checks (RULES.md §2.2).
 A position counts as optimal for us only when both plays are legal and place the
@@ -51,7 +51,7 @@ from openrummy.solve import Play, best_play
 
 SIZES = (20, 40, 60, 80)
 
-REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "solve" / "ilp_reference.py"
+REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "ilp_reference.py"
 """The test suite's independent HiGHS model of the table problem."""
 
 Reference = Callable[..., Any]
@@ -175,7 +175,7 @@ def load_reference() -> Reference:
     Loaded from its file, so that neither the package nor the benchmark needs the tests
     to be importable as a package."""
     spec = importlib.util.spec_from_file_location("ilp_reference", REFERENCE)
-    if spec is None or spec.loader is None:
+    if not REFERENCE.is_file() or spec is None or spec.loader is None:
         raise SystemExit(f"the reference model is missing: {REFERENCE}")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # its dataclasses look their module up while being made

@@ -37,6 +37,6 @@ run indian-greedy-random      indian13 greedy,random
 run indian-strategic-greedy   indian13 strategic,greedy
 run indian-expert-strategic   indian13 expert,strategic
 # Pool 101, 4 players, whole matches.
-run pool-greedy-random        indian13 greedy,random,greedy,random --unit match -o match.format=POOL_101
-run pool-strategic-greedy     indian13 strategic,greedy,strategic,greedy --unit match -o match.format=POOL_101
-run pool-expert-strategic     indian13 expert,strategic,expert,strategic --unit match -o match.format=POOL_101
+run pool-greedy-random        indian13 greedy,random,greedy,random --unit match -o match.format=POOL -o pool.threshold=101
+run pool-strategic-greedy     indian13 strategic,greedy,strategic,greedy --unit match -o match.format=POOL -o pool.threshold=101
+run pool-expert-strategic     indian13 expert,strategic,expert,strategic --unit match -o match.format=POOL -o pool.threshold=101

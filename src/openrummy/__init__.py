@@ -19,6 +19,7 @@ from openrummy.errors import (
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
 from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
+from openrummy.position import Position
 from openrummy.rules import find_preset
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "MeldKind",
     "MeldRules",
     "NotationError",
+    "Position",
     "RecordError",
     "RummyError",
     "Suit",

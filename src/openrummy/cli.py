@@ -34,7 +34,8 @@ OptionList = Annotated[
         "--option",
         "-o",
         help=(
-            "Override a rule option by name, e.g. -o meld.ace_mode=WRAPAROUND (repeatable). "
+            "Override a rule option by name, e.g. -o meld.ace_mode=WRAPAROUND, or a pool "
+            "match: -o match.format=POOL -o pool.threshold=201 (repeatable). "
             "Every option and its values: docs/rules/, or rummy presets NAME."
         ),
     ),
@@ -512,7 +513,13 @@ def simulate(
     )
 
     from openrummy.sim import BACKENDS, TournamentResult, TournamentSpec, resumable, run_tournament
-    from openrummy.sim.report import results_table, tests_table, write_chart, write_results
+    from openrummy.sim.report import (
+        results_table,
+        tests_table,
+        verdict_lines,
+        write_chart,
+        write_results,
+    )
 
     console = Console()
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
@@ -599,6 +606,8 @@ def simulate(
     console.print(results_table(result))
     if len(set(names)) > 1:
         console.print(tests_table(result))
+        for line in verdict_lines(result):
+            console.print(line, highlight=False)
         for t in result.tests():
             if t.identical:
                 console.print(
@@ -621,23 +630,43 @@ def simulate(
         raise typer.Exit(1)
 
 
+PositionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--position",
+        "-p",
+        help="A position in notation (docs/positions.md) instead of input lines (repeatable).",
+    ),
+]
+
+
 @app.command()
 def solve(
     file: Annotated[
         Path | None,
-        typer.Argument(help="JSON lines, one table position per line (default: standard input)."),
+        typer.Argument(
+            help="JSON lines or positions in notation, one per line (default: standard input)."
+        ),
     ] = None,
     pretty: Annotated[
         bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
     ] = False,
+    position: PositionList = None,
 ) -> None:
     """Best play for Robbers' Rummy / Rummikub positions: most cards, then value (JSON lines).
 
-    Example line: {"game": "robbers", "table": [["4S","5S","6S","7S"]], "hand": ["3S","4H"]}.
+    Example line: {"game": "robbers", "table": [["4S","5S","6S","7S"]], "hand": ["3S","4H"]},
+    or the same position in notation: robbers | hand 3S 4H | table [4S 5S 6S 7S] | opened 0.
     Exits 1 if any line was answered with an error.
     """
     from openrummy.solve.jsonl import solve_lines
 
+    if position:
+        for out in solve_lines(position, pretty=pretty):
+            typer.echo(out)
+            if out.startswith('{"error"') or ": error: " in out:
+                raise typer.Exit(1)
+        return
     stream = _open_input(file)
     failed = False
     try:
@@ -656,21 +685,30 @@ def arrange(
     file: Annotated[
         Path | None,
         typer.Argument(
-            help="JSON lines, one Indian Rummy hand per line (default: standard input)."
+            help="JSON lines or positions in notation, one Indian Rummy hand per line "
+            "(default: standard input)."
         ),
     ] = None,
     pretty: Annotated[
         bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
     ] = False,
+    position: PositionList = None,
 ) -> None:
     """Arrange Indian Rummy hands: least deadwood, declaration, best throw (JSON lines).
 
-    Example line: {"game": "indian13", "indicator": "2C", "hand": ["3H", "4H", ...]}.
+    Example line: {"game": "indian13", "indicator": "2C", "hand": ["3H", "4H", ...]},
+    or a position in notation: indian13 | hand 3H 4H … | indicator 2C.
     Exits 1 if any line was answered with an error.
     """
     from openrummy.solve.arrange_jsonl import arrange_lines
 
     errors: list[int] = []
+    if position:
+        for out in arrange_lines(position, pretty=pretty, errors=errors):
+            typer.echo(out)
+        if errors:
+            raise typer.Exit(1)
+        return
     stream = _open_input(file)
     try:
         for out in arrange_lines(stream, pretty=pretty, errors=errors):

@@ -48,6 +48,8 @@ class GameRecord:
     decks: list[list[str]] | None = None
     first_dealer: int | None = None
     started_at: float | None = None
+    standings: dict[str, Any] | None = None
+    """The standings the match started from (``Standings.to_json()``), when not a fresh match."""
     actions: list[Action] = field(default_factory=list)
     result: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
@@ -65,6 +67,7 @@ class GameRecord:
         base = find_preset(rules.name)
         overrides = {k: mine for k, (mine, _) in rules.describe_differences(base).items()}
         outcome = match.outcome
+        start = getattr(match, "start_standings", None)
         return cls(
             game=rules.name,
             players=list(players)
@@ -75,6 +78,7 @@ class GameRecord:
             decks=[[str(c) for c in d] for d in match.decks] or None,
             first_dealer=match.first_dealer,
             started_at=match.started_at,
+            standings=start.to_json() if start is not None and not start.is_start else None,
             actions=list(match.history),
             result=outcome.to_json() if outcome is not None else None,
             meta=dict(meta or {}),
@@ -95,6 +99,9 @@ class GameRecord:
             decks = [[Card.parse(c) for c in d] for d in self.decks] if self.decks else None
         except NotationError as e:
             raise RecordError(f"bad card in a stacked deck: {e}") from e
+        extra: dict[str, Any] = {}
+        if self.standings:
+            extra["standings"] = self.standings
         try:
             return new_match(
                 rules,
@@ -104,6 +111,7 @@ class GameRecord:
                 first_dealer=self.first_dealer,
                 clock=clock,
                 started_at=self.started_at,
+                **extra,
             )
         except RummyError as e:
             raise RecordError(f"the record's match cannot be set up: {e}") from e
@@ -136,7 +144,7 @@ class GameRecord:
 
     # -- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -150,6 +158,9 @@ class GameRecord:
             "actions": [action_to_json(a) for a in self.actions],
             "result": self.result,
         }
+        if self.standings:
+            out["standings"] = self.standings
+        return out
 
     def dumps(self) -> str:
         """JSON text with one action per line, so records diff well."""
@@ -206,6 +217,9 @@ class GameRecord:
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object")
         meta = data.get("meta") or {}
+        standings = data.get("standings")
+        if standings is not None and not isinstance(standings, dict):
+            raise RecordError("'standings' must be an object")
         return cls(
             game=game,
             players=players,
@@ -214,6 +228,7 @@ class GameRecord:
             decks=decks,
             first_dealer=first_dealer,
             started_at=None if started_at is None else float(started_at),
+            standings=standings or None,
             actions=[action_from_json(a) for a in actions_raw],
             result=result,
             meta=meta if isinstance(meta, dict) else {},

@@ -21,13 +21,17 @@ from openrummy.rules import find_preset
 
 FORMATS: dict[str, tuple[str, dict[str, Any]]] = {
     "indian13-points": ("indian13", {}),
-    "indian13-pool101": ("indian13", {"match.format": "POOL_101"}),
-    "indian13-pool201": ("indian13", {"match.format": "POOL_201", "pool.drop_values_201": "25,50"}),
+    "indian13-pool101": ("indian13", {"match.format": "POOL", "pool.threshold": 101}),
+    "indian13-pool61": ("indian13", {"match.format": "POOL", "pool.threshold": 61}),
+    "indian13-pool201": (
+        "indian13",
+        {"match.format": "POOL", "pool.threshold": 201, "pool.drop_values_201": "25,50"},
+    ),
     "indian13-deals-chips": (
         "indian13",
         {"match.format": "DEALS", "deals.count": 2, "deals.scoring": "CHIPS"},
     ),
-    "indian13-fixed": ("indian13", {"match.format": "ROUNDS_LOWEST_TOTAL", "match.hands": 2}),
+    "indian13-fixed": ("indian13", {"match.format": "FIXED_HANDS", "match.hands": 2}),
     "indian13-strict": (
         "indian13",
         {

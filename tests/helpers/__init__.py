@@ -81,7 +81,8 @@ def hidden_shuffled(game: G, seat: int, rng: random.Random) -> G:
             n = len(game.hands[s])
             other.hands[s], pool = pool[:n], pool[n:]
     other._stock = pool[::-1]
-    return other
+    shuffled: G = other
+    return shuffled
 
 
 SAMPLE_SEED_VARIABLE = "OPENRUMMY_SAMPLE_SEED"

@@ -253,7 +253,7 @@ def milp_reference(
     total = sum(ref_value(c, wilds) for c in hand)
 
     def solve(need_runs: int, need_pure: int, declare: bool) -> int | None:
-        h = highspy.Highs()
+        h = highspy.Highs()  # type: ignore[no-untyped-call]
         h.silent()
         xs = {key: h.addIntegral(lb=0, ub=3) for key in kinds}
         terms: dict[Card, list[object]] = {}

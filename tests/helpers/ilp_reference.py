@@ -210,23 +210,23 @@ def optimum(
         c = card(s, r)
         t, h = tc[c], hc[c]
         wgt = big + rules.penalty_value(c)
-        for k, v in terms.items():
-            obj[k] += wgt * v
+        for k, coef in terms.items():
+            obj[k] += wgt * coef
         rows.append((terms, t, t + h))
         if mode != "none":
             # opening naturals come from the hand: open <= used - t
             d = dict(terms)
-            for k, v in ouse[(s, r)].items():
-                d[k] = d.get(k, 0) - v
+            for k, coef in ouse[(s, r)].items():
+                d[k] = d.get(k, 0) - coef
             rows.append((d, t, np.inf))
     jw = big + rules.penalty_value(JOKER)
-    for k, v in jrow.items():
-        obj[k] += jw * v
+    for k, coef in jrow.items():
+        obj[k] += jw * coef
     rows.append((jrow, tj, tj + hj))
     if mode != "none":
         d = dict(jrow)
-        for k, v in ojrow.items():
-            d[k] = d.get(k, 0) - v
+        for k, coef in ojrow.items():
+            d[k] = d.get(k, 0) - coef
         rows.append((d, tj, np.inf))
     if mode == "points":
         rows.append((vrow, o.threshold, np.inf))
@@ -234,7 +234,7 @@ def optimum(
         rows.append((runrow, 1, np.inf))
     rows.extend(extra_rows)
 
-    hs = highspy.Highs()
+    hs = highspy.Highs()  # type: ignore[no-untyped-call]
     hs.silent()
     # No "threads" option: HiGHS has one global thread scheduler per process, and asking for a
     # different thread count after another model (the hand solver's cross-check) started it
@@ -252,20 +252,23 @@ def optimum(
         np.array([], dtype=np.int32),
         np.array([], dtype=np.float64),
     )
-    starts, idx, val = [], [], []
-    lo, hi = [], []
+    starts: list[int] = []
+    idx: list[int] = []
+    val: list[float] = []
+    row_lo: list[float] = []
+    row_hi: list[float] = []
     for terms, lb, ubd in rows:
         starts.append(len(idx))
-        for k, v in terms.items():
-            if v:
+        for k, coef in terms.items():
+            if coef:
                 idx.append(k)
-                val.append(v)
-        lo.append(-inf if lb == -np.inf else lb)
-        hi.append(inf if ubd == np.inf else ubd)
+                val.append(coef)
+        row_lo.append(-inf if lb == -np.inf else lb)
+        row_hi.append(inf if ubd == np.inf else ubd)
     hs.addRows(
         len(rows),
-        np.array(lo, dtype=np.float64),
-        np.array(hi, dtype=np.float64),
+        np.array(row_lo, dtype=np.float64),
+        np.array(row_hi, dtype=np.float64),
         len(idx),
         np.array(starts, dtype=np.int32),
         np.array(idx, dtype=np.int32),

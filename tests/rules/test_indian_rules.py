@@ -123,12 +123,12 @@ def test_overrides_are_coerced_from_text() -> None:
 
 def test_I15_pool_201_drop_values_option() -> None:
     """The rule values of I15 (the engine applies them at a drop)."""
-    pool = find_preset("indian13", {"match.format": "POOL_201"})
+    pool = find_preset("indian13", {"match.format": "POOL", "pool.threshold": 201})
     assert pool.drop_values() == (20, 40)
     assert pool.pool_threshold == 201
     opt = pool.with_options({"pool.drop_values_201": (25, 50)})
     assert opt.drop_values() == (25, 50)
-    pool101 = find_preset("indian13", {"match.format": "POOL_101", "pool.drop_values_201": "25,50"})
+    pool101 = find_preset("indian13", {"match.format": "POOL", "pool.drop_values_201": "25,50"})
     assert pool101.drop_values() == (20, 40) and pool101.pool_threshold == 101
 
 
@@ -240,8 +240,42 @@ def test_21_card_value_cards() -> None:
 
 
 def test_match_format_names() -> None:
-    for fmt in ("POINTS", "POOL_101", "POOL_201", "DEALS", "ROUNDS_LOWEST_TOTAL"):
+    for fmt in ("POINTS", "POOL", "DEALS", "FIXED_HANDS"):
         r = find_preset(
             "indian13", {"match.format": fmt, "deals.count": 6, "deals.scoring": "CHIPS"}
         )
         assert r.match.format is MatchFormat[fmt]
+
+
+@pytest.mark.parametrize("threshold", [61, 101, 201])
+def test_pool_threshold_is_an_option(threshold: int) -> None:
+    r = find_preset("indian13", {"match.format": "POOL", "pool.threshold": threshold})
+    assert r.pool_threshold == threshold
+    assert r.options()["match.format"] == "POOL" and r.options()["pool.threshold"] == threshold
+
+
+def test_pool_threshold_outside_the_rule_book_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"pool\.threshold = 150"):
+        find_preset("indian13", {"match.format": "POOL", "pool.threshold": 150})
+
+
+@pytest.mark.parametrize(
+    ("old", "fmt", "threshold"),
+    [
+        ("POOL_101", "POOL", 101),
+        ("pool_201", "POOL", 201),
+        ("POOL_61", "POOL", 61),
+        ("ROUNDS_LOWEST_TOTAL", "FIXED_HANDS", None),
+    ],
+)
+def test_earlier_match_format_names_are_read(old: str, fmt: str, threshold: int | None) -> None:
+    r = find_preset("indian13", {"match.format": old})
+    assert r.match.format is MatchFormat[fmt]
+    assert r.pool_threshold == threshold
+
+
+def test_earlier_pool_name_contradicting_the_threshold_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"POOL_101 means pool\.threshold = 101"):
+        find_preset("indian13", {"match.format": "POOL_101", "pool.threshold": 201})
+    same = find_preset("indian13", {"match.format": "POOL_101", "pool.threshold": "101"})
+    assert same.pool_threshold == 101

@@ -36,10 +36,20 @@ async def _table(server, **kw):
     return tid, mover, waiter, spectator, mover_join, waiter_join
 
 
+def _fresh_id(prefix: str) -> str:
+    """A message id not used before (the server refuses an id it has seen on a connection)."""
+    _IDS[0] += 1
+    return f"{prefix}{_IDS[0]}"
+
+
+_IDS = [0]
+
+
 async def _alive(client, seq: int) -> None:
     """The connection still works and the game did not move."""
-    await client.send({"type": "ping", "id": "alive"})
-    pong = await client.reply("alive")
+    mid = _fresh_id("alive")
+    await client.send({"type": "ping", "id": mid})
+    pong = await client.reply(mid)
     assert pong["type"] == "pong"
     await client.send({"type": "sync", "id": f"sync{seq}-{len(client.received)}"})
     state = await client.expect("welcome")
@@ -49,9 +59,10 @@ async def _alive(client, seq: int) -> None:
 async def _nothing_for(*clients) -> None:
     """None of these clients received anything (errors go to the sender only)."""
     for c in clients:
-        await c.send({"type": "ping", "id": "quiet"})
+        mid = _fresh_id("quiet")
+        await c.send({"type": "ping", "id": mid})
         msg = await c.recv()
-        assert msg["type"] == "pong" and msg["reply_to"] == "quiet", msg
+        assert msg["type"] == "pong" and msg["reply_to"] == mid, msg
 
 
 async def test_welcome_views_hands_only_to_their_seat(server):
@@ -230,3 +241,58 @@ async def test_resume_and_sync_messages(server):
     await mover.send({"type": "sync", "id": "s"})
     state = await mover.reply("s")
     assert state["type"] == "welcome" and state["seq"] == 0
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ('{"type": "action", "seq": "0", "action": "draw"}', "seq"),
+        ('{"type": "action", "seq": true, "action": "draw"}', "seq"),
+        ('{"type": "action", "seq": 0.0, "action": "draw"}', "seq"),
+        ('{"type": "action", "seq": 0, "action": "draw", "seat": "0"}', "seat"),
+        ('{"type": "action", "seq": 0, "action": 7}', "action"),
+        ('{"type": "hello", "v": "1"}', "v"),
+        ('{"type": "ping", "id": true}', "id"),
+    ],
+)
+async def test_values_of_the_wrong_type_are_refused_not_converted(server, raw, field):
+    _tid, mover, waiter, spectator, *_ = await _table(server)
+    await mover.send_raw(raw)
+    err = await mover.expect("error")
+    assert err["code"] == "bad_message" and field in err["message"], err
+    await _nothing_for(waiter, spectator)
+    await _alive(mover, 0)  # a "draw" with "seq": "0" was not played
+
+
+async def test_a_ping_id_is_answered_once(server):
+    made = await server.create(preset="robbers", seats=[{}, {}])
+    watcher = await server.client(made["table"]["id"])
+    await watcher.send({"type": "ping", "id": "p1"})
+    assert (await watcher.reply("p1"))["type"] == "pong"
+    await watcher.send({"type": "ping", "id": "p1"})
+    err = await watcher.reply("p1")
+    assert err["type"] == "error" and err["code"] == "duplicate", err
+    await watcher.send({"type": "ping"})  # no id: nothing to repeat
+    assert (await watcher.expect("pong"))["reply_to"] is None
+
+
+async def test_legal_lists_only_what_a_client_may_send(server):
+    tid, mover, waiter, spectator, *_ = await _table(server, turn_time_limit=600)
+    views = [c.welcome["view"] for c in (mover, waiter, spectator)]
+    assert "draw" in views[0]["legal"]
+    assert all("timeout" not in v["legal"] for v in views), views
+    await mover.act("draw", 0)
+    update = await waiter.expect("update")
+    assert "timeout" not in update["view"]["legal"]
+    public = (await server.http.get(f"/api/tables/{tid}/view")).json()
+    assert "timeout" not in public["view"]["legal"]
+
+
+async def test_a_huge_number_in_an_action_is_an_error_reply(server):
+    # Python refuses to read integers of more than 4,300 digits (a ValueError, not a
+    # notation error): the sender gets bad_action, the socket stays open.
+    _tid, mover, waiter, spectator, *_ = await _table(server)
+    err = await mover.act(f"play [] retrieve {'9' * 4_400}:7D<-7D", 0)
+    assert err["type"] == "error" and err["code"] == "bad_action", err
+    await _nothing_for(waiter, spectator)
+    await _alive(mover, 0)

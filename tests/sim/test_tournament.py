@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ def test_bad_setups_fail_before_any_game() -> None:
         run_tournament(SPEC, backend="cloud")
 
 
-def results(pairs: list[tuple[int, tuple[str, str], tuple[int, ...]]]) -> list[GameResult]:
+def results(pairs: Sequence[tuple[int, tuple[str, str], tuple[int, ...]]]) -> list[GameResult]:
     return [GameResult(deal, 0, seats, winners, (0.0, 0.0)) for deal, seats, winners in pairs]
 
 
@@ -159,7 +159,8 @@ def test_statistics_are_computed_per_deal() -> None:
     summary = {s.bot: s for s in summarize(games, ("a", "b"))}
     assert summary["a"].win_rate == 1.0 and summary["b"].win_rate == 0.0
     test = paired_test(games, "a", "b")
-    assert test.deals == 30 and test.mean_difference == 1.0 and test.p_value == 0.0
+    assert test.deals == 30 and test.mean_difference == 1.0
+    assert math.isnan(test.p_value)  # every deal +1: no variance, the t test is undefined
     assert test.sign_p_value == pytest.approx(2 / 2**30)
     shared = results([(0, ("a", "b"), (0, 1))])
     assert {s.bot: s.win_rate for s in summarize(shared, ("a", "b"))} == {"a": 0.5, "b": 0.5}
@@ -246,12 +247,13 @@ def test_a_run_goes_on_from_an_earlier_one(tmp_path: Path, monkeypatch: pytest.M
     """--resume keeps the games of the earlier run, plays only the others, and the result
     equals one run of all the deals; another tournament's file is refused."""
     import openrummy.sim.runner as runner_module
+    import openrummy.sim.tournament as tournament_module
 
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert _simulate(whole, "--deals", "3").exit_code == 0
     assert _simulate(part, "--deals", "1").exit_code == 0
     played: list[tuple[int, int]] = []
-    real = runner_module.run_game
+    real = tournament_module.run_game  # the function the runner calls
 
     def counting(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
         played.append((deal, rotation))
@@ -290,9 +292,10 @@ def test_a_long_run_saves_checkpoints_to_resume_from(
     """While a run goes on, its .json holds the games so far (marked interrupted); a run
     killed after some games goes on from them with --resume."""
     import openrummy.sim.runner as runner_module
+    import openrummy.sim.tournament as tournament_module
 
     out = tmp_path / "r.json"
-    real = runner_module.run_game
+    real = tournament_module.run_game  # the function the runner calls
     seen: list[int] = []
 
     def killed_after_three(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
@@ -323,9 +326,10 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(
     import signal
 
     import openrummy.sim.runner as runner_module
+    import openrummy.sim.tournament as tournament_module
 
     out = tmp_path / "r.json"
-    real = runner_module.run_game
+    real = tournament_module.run_game  # the function the runner calls
     played: list[int] = []
 
     def terminated_in_the_third(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
@@ -352,7 +356,7 @@ def test_a_stopped_run_ends_its_worker_processes_at_once() -> None:
 
     spec = TournamentSpec("robbers", ("greedy", "greedy"), deals=40, seed=1)
     seen: list[GameResult] = []
-    workers: list[multiprocessing.Process] = []
+    workers: list[multiprocessing.process.BaseProcess] = []
 
     def stop_after_the_first(result: GameResult) -> None:
         seen.append(result)
@@ -417,3 +421,24 @@ def test_bots_command_lists_bots() -> None:
     assert "takes the discard if it lowers its deadwood" in res.output
     indian = CliRunner().invoke(app, ["bots", "--game", "indian13"])
     assert "indian games" in indian.output and "manipulation games" not in indian.output
+
+
+def test_resume_reads_a_file_written_with_the_earlier_pool_name(tmp_path: Path) -> None:
+    """The ladder's pool files say match.format = POOL_101; today's run says POOL + 101."""
+    from openrummy.sim.runner import resumable
+
+    spec = TournamentSpec(
+        "indian13",
+        ("greedy", "random"),
+        2,
+        seed=1,
+        options={"match.format": "POOL", "pool.threshold": "101"},
+        unit="match",
+    )
+    path = tmp_path / "pool.json"
+    head = {"game": "indian13", "bots": ["greedy", "random"], "seed": 1, "unit": "match"}
+    path.write_text(json.dumps({**head, "options": {"match.format": "POOL_101"}, "results": []}))
+    assert resumable(spec, path) == []
+    path.write_text(json.dumps({**head, "options": {"match.format": "POOL_201"}, "results": []}))
+    with pytest.raises(ValueError, match="its options"):
+        resumable(spec, path)

@@ -3,6 +3,8 @@ and hand scores, plus the solver's own contract (errors, options, after-the-draw
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from openrummy.cards import Card, parse_cards
@@ -23,7 +25,7 @@ from openrummy.solve.hand import (
 
 
 def setup(
-    preset: str = "indian13", indicator: str = "2C", **options: object
+    preset: str = "indian13", indicator: str = "2C", options: Mapping[str, object] | None = None
 ) -> tuple[IndianRules, Wilds]:
     rules = find_preset(preset, options)
     return rules, rules.wilds(Card.parse(indicator))
@@ -111,7 +113,7 @@ def test_I08_wild_rank_card_used_as_itself() -> None:
     shown = groups("[6S 7S 8S]", "[9H 7D=10H JH]", "[QC QD QS]", "[2H 2S 2D 2C]")
     rules, wilds = setup(indicator="7C")
     assert check_declaration(shown, rules, wilds).valid
-    strict, wilds = setup(indicator="7C", **{"wild.natural_use_counts_pure": False})
+    strict, wilds = setup(indicator="7C", options={"wild.natural_use_counts_pure": False})
     verdict = check_declaration(shown, strict, wilds)
     assert not verdict.valid and "no pure sequence" in (verdict.reason or "")
 
@@ -146,7 +148,7 @@ def test_I12_pure_sequence_but_no_second_sequence() -> None:
 
 
 def test_I13_jokers_score_zero_even_unmelded() -> None:
-    rules, wilds = setup(indicator="9H", **{"scoring.loser_arrangement": "SUBMITTED"})
+    rules, wilds = setup(indicator="9H", options={"scoring.loser_arrangement": "SUBMITTED"})
     hand = parse_cards("3H 4H 5H 6S 7S 8S QC QD QH QS JK 9C 4D")
     shown = groups("[3H 4H 5H]", "[6S 7S 8S]", "[QC QD QH QS]", "[JK]", "[9C]", "[4D]")
     a = score_loser(hand, rules, wilds, groups=shown)
@@ -169,7 +171,7 @@ def test_I16_paplu_card() -> None:
 def test_I17_no_five_card_sets() -> None:
     rules, wilds = setup()
     assert kinds_of("[8S 8H 8D 8C JK]", rules, wilds) == set()
-    wide, wilds = setup(**{"meld.set_max": 5})
+    wide, wilds = setup(options={"meld.set_max": 5})
     assert kinds_of("[8S 8H 8D 8C JK]", wide, wilds) == {GroupKind.SET}
 
 
@@ -278,7 +280,7 @@ def test_groups_carry_valid_identities() -> None:
 
 def test_life_of_four_option() -> None:
     hand = parse_cards("4S 5S 6S 8H JK 10H 7C 7D 7H KS KH KD KC")
-    rules, wilds = setup(**{"declare.require_life_len4": True})
+    rules, wilds = setup(options={"declare.require_life_len4": True})
     assert not find_declaration(hand, rules, wilds).valid
     longer = parse_cards("4S 5S 6S 7S 8H JK 10H 7C 7D 7H KH KD KC")
     found = find_declaration(longer, rules, wilds)
@@ -286,7 +288,7 @@ def test_life_of_four_option() -> None:
 
 
 def test_two_sequences_two_sets_with_thirteen_cards() -> None:
-    rules, wilds = setup(**{"declare.requirement": "TWO_SEQ_TWO_SETS"})
+    rules, wilds = setup(options={"declare.requirement": "TWO_SEQ_TWO_SETS"})
     assert find_declaration(parse_cards(I01_CARDS), rules, wilds).valid
     hand = parse_cards("4S 5S 6S 8H JK 10H JH QH KH 7C 7D 7H 7S")
     assert not find_declaration(hand, rules, wilds).valid
@@ -303,31 +305,33 @@ def test_all_wild_groups_follow_the_option() -> None:
     shown = groups("[4S 5S 6S]", "[JK JK JK]", "[7C 7D 7H]", "[KS KH KD KC]")
     verdicts = {}
     for option in ("SET_ONLY", "SET_OR_SEQUENCE", "FORBIDDEN"):
-        rules, wilds = setup(**{"meld.all_wild_group": option, "deck.printed_jokers": 3})
+        rules, wilds = setup(options={"meld.all_wild_group": option, "deck.printed_jokers": 3})
         verdicts[option] = check_declaration(shown, rules, wilds)
     assert verdicts["SET_OR_SEQUENCE"].valid
     # The search regroups the same cards validly under every option ([7C JK JK] ...).
     cards = [c for g in shown for c in g.cards]
     for option in ("SET_ONLY", "SET_OR_SEQUENCE", "FORBIDDEN"):
-        rules, wilds = setup(**{"meld.all_wild_group": option, "deck.printed_jokers": 3})
+        rules, wilds = setup(options={"meld.all_wild_group": option, "deck.printed_jokers": 3})
         assert find_declaration(cards, rules, wilds).valid
     assert not verdicts["SET_ONLY"].valid and "only 1 sequence" in (
         verdicts["SET_ONLY"].reason or ""
     )
     assert not verdicts["FORBIDDEN"].valid and "[JK JK JK]" in (verdicts["FORBIDDEN"].reason or "")
-    rules, wilds = setup(**{"meld.all_wild_group": "FORBIDDEN"})
+    rules, wilds = setup(options={"meld.all_wild_group": "FORBIDDEN"})
     assert {r.kind for r in read_group(Meld.parse("[JK 2S 2H]"), rules, wilds)} == {
         GroupKind.SEQUENCE,
         GroupKind.SET,
     }
     only_wild = parse_cards("JK JK JK")
-    rules, wilds = setup(**{"meld.all_wild_group": "FORBIDDEN", "deck.printed_jokers": 3})
+    rules, wilds = setup(options={"meld.all_wild_group": "FORBIDDEN", "deck.printed_jokers": 3})
     assert read_group(Meld.of(only_wild), rules, wilds) == []
     # Spare wilds must then join other melds; here they can.
     hand = parse_cards("4S 5S 6S 8H 9H 10H 7C 7D 7H JK JK JK 2D")
     dec = find_declaration(hand, rules, wilds)
     assert dec.valid and all(any(not it.is_wild for it in g.items) for g in dec.groups)
-    rules, wilds = setup(**{"meld.all_wild_group": "SET_OR_SEQUENCE", "deck.printed_jokers": 3})
+    rules, wilds = setup(
+        options={"meld.all_wild_group": "SET_OR_SEQUENCE", "deck.printed_jokers": 3}
+    )
     assert {r.kind for r in read_group(Meld.of(only_wild), rules, wilds)} == {
         GroupKind.SET,
         GroupKind.SEQUENCE,
@@ -335,7 +339,7 @@ def test_all_wild_groups_follow_the_option() -> None:
 
 
 def test_joker_penalty_option_keeps_jokers_melded() -> None:
-    rules, wilds = setup(**{"scoring.joker_penalty": 30})
+    rules, wilds = setup(options={"scoring.joker_penalty": 30})
     hand = parse_cards("3H 4H 5H 6S 7S 8S QC QD QH KC 9D 5C JK")
     a = min_deadwood(hand, rules, wilds)
     # The joker joins a meld (KC, 9D and 5C stay): leaving it out would cost 30 more.

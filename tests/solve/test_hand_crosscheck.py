@@ -113,7 +113,7 @@ def test_crosscheck_10_cards() -> None:
     assert branches["two_seq_credited"] and branches["pure_only_credited"]
 
 
-OPTION_CASES = {
+OPTION_CASES: dict[str, tuple[int, int, dict[str, object]]] = {
     "A33 wild-rank cards never pure": (5, 200, {"wild.natural_use_counts_pure": False}),
     "A34 sets of 5": (7, 200, {"meld.set_max": 5}),
     "A35 no all-wild groups": (

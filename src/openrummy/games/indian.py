@@ -23,7 +23,7 @@ import dataclasses
 import random
 import secrets
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -41,6 +41,7 @@ from openrummy.games.actions import (
     TakeDiscard,
     parse_action,
 )
+from openrummy.games.standings import Standings
 from openrummy.melds import Meld, MeldItem
 from openrummy.messages import Reason
 from openrummy.rules.common import MatchFormat
@@ -727,11 +728,14 @@ class IndianMatch(RoundsMatch[IndianGame]):
     """A match of Indian Rummy in one of the formats of RULES.md §5.5.
 
     * ``POINTS``: one hand; the winner is owed the losers' hand scores.
-    * ``POOL_101`` / ``POOL_201``: hands until one player is left below the threshold.
+    * ``POOL``: hands until one player is left below ``pool.threshold`` (61, 101, 201).
     * ``DEALS``: ``deals.count`` hands; the lowest total wins (or the most chips).
-    * ``ROUNDS_LOWEST_TOTAL`` (RULES.md's FIXED_HANDS): ``match.hands`` hands, lowest total.
+    * ``FIXED_HANDS``: ``match.hands`` hands, lowest total.
 
     Ties for the win in DEALS and fixed hands go to a tiebreaker hand among the tied.
+
+    ``standings`` starts the match under way (totals, eliminated pool players, hands
+    already played); see :class:`~openrummy.games.standings.Standings`.
     """
 
     per_seat_view_keys = ("hand_sizes", "statuses", "draws", "penalties")
@@ -748,13 +752,18 @@ class IndianMatch(RoundsMatch[IndianGame]):
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
         max_rounds: int = 500,
+        standings: Standings | Mapping[str, Any] | None = None,
     ) -> None:
-        self.totals = [0] * players
+        start = Standings.from_json(standings) if standings is not None else Standings()
+        _check_standings(rules, players, start)
+        self.start_standings = start
+        """The standings this match started from (recorded in game records)."""
+        self.totals = start.per_seat("totals", players)
         chips = (
             rules.deals.scoring is DealsScoring.CHIPS and rules.match.format is MatchFormat.DEALS
         )
         self.chips: list[int] | None = [80 * rules.deals.count] * players if chips else None
-        self.eliminated: list[int] = []
+        self.eliminated: list[int] = list(start.eliminated)
         super().__init__(
             rules,
             players,
@@ -764,6 +773,7 @@ class IndianMatch(RoundsMatch[IndianGame]):
             clock=clock,
             started_at=started_at,
             max_rounds=max_rounds,
+            start_round=start.round,
         )
         self.rules: IndianRules = rules
         self.outcome: IndianMatchOutcome | None
@@ -831,7 +841,7 @@ class IndianMatch(RoundsMatch[IndianGame]):
                 return (alive[0],), Reason.of("decision.last_under", threshold=threshold)
             return None
         count = self.rules.deals.count if fmt is MatchFormat.DEALS else self.rules.match.hands
-        if len(self.rounds) < count:
+        if self.round_index < count:
             return None
         if self.chips is not None:
             best_chips = max(self.chips)
@@ -864,6 +874,51 @@ class IndianMatch(RoundsMatch[IndianGame]):
             "eliminated": list(self.eliminated),
             "pool_threshold": self.rules.pool_threshold,
         }
+
+
+def _check_standings(rules: IndianRules, players: int, start: Standings) -> None:
+    """Raise ConfigError unless ``start`` can occur in a match of ``rules``."""
+    if start.is_start:
+        start.per_seat("totals", players)  # still check the lengths
+        return
+    fmt = rules.match.format
+    if start.outs is not None or start.rounds_won is not None:
+        raise ConfigError("standings outs / rounds_won belong to Robbers' Rummy and Rummikub")
+    if fmt is MatchFormat.POINTS:
+        raise ConfigError("match.format = POINTS is a single hand: it has no standings")
+    if rules.deals.scoring is DealsScoring.CHIPS and fmt is MatchFormat.DEALS:
+        raise ConfigError("deals.scoring = CHIPS: a match with chips starts from no standings")
+    totals = start.per_seat("totals", players)
+    for s, t in enumerate(totals):
+        if t < 0:
+            raise ConfigError(f"standings totals: seat {s} has {t}; penalty totals are 0 or more")
+    start.check_eliminated(players)
+    threshold = rules.pool_threshold
+    if threshold is None:
+        if start.eliminated:
+            raise ConfigError(f"standings eliminated: nobody is eliminated in {fmt.name}")
+        count = rules.deals.count if fmt is MatchFormat.DEALS else rules.match.hands
+        if start.round >= count:
+            raise ConfigError(
+                f"standings round = {start.round}: a {fmt.name} match of {count} hands "
+                "would be over"
+            )
+        return
+    exceed = rules.pool.elimination is PoolElimination.EXCEED
+    word = ">" if exceed else "≥"
+    for s, t in enumerate(totals):
+        over = t > threshold if exceed else t >= threshold
+        if over and s not in start.eliminated:
+            raise ConfigError(
+                f"standings: seat {s} has {t} {word} pool.threshold = {threshold} "
+                "but is not eliminated"
+            )
+        if not over and s in start.eliminated:
+            raise ConfigError(
+                f"standings: seat {s} is eliminated with {t}, below pool.threshold = {threshold}"
+            )
+    if players - len(start.eliminated) < 2:
+        raise ConfigError("standings: fewer than two players are left; the pool would be over")
 
 
 def _register() -> None:

@@ -23,17 +23,19 @@ moves one seat clockwise each round.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openrummy.cards import Card
+from openrummy.errors import ConfigError
 from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
 from .manipulation import ManipulationGame, Termination, cut_for_dealer
 from .rounds import RoundsMatch, RoundSummary
+from .standings import Standings
 
 __all__ = ["ManipulationMatch", "MatchOutcome", "RoundSummary"]
 
@@ -67,7 +69,9 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
     """A match of Robbers' Rummy, Rummikub or Vatikan: rounds until the format decides.
 
     ``decks`` optionally stacks the deck of each round (in draw order) for reproducible
-    scenarios; rounds beyond the list are shuffled from the seed.
+    scenarios; rounds beyond the list are shuffled from the seed. ``standings`` starts the
+    match under way (totals, outs, rounds won, rounds played); see
+    :class:`~openrummy.games.standings.Standings`.
     """
 
     per_seat_view_keys = ("hand_sizes", "opened", "retrieved")
@@ -84,10 +88,15 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
         max_rounds: int = 1000,
+        standings: Standings | Mapping[str, Any] | None = None,
     ) -> None:
-        self.totals = [0] * players
-        self.rounds_won = [0] * players
-        self.outs = [0] * players
+        start = Standings.from_json(standings) if standings is not None else Standings()
+        _check_standings(rules, players, start)
+        self.start_standings = start
+        """The standings this match started from (recorded in game records)."""
+        self.totals = start.per_seat("totals", players)
+        self.rounds_won = start.per_seat("rounds_won", players)
+        self.outs = start.per_seat("outs", players)
         super().__init__(
             rules,
             players,
@@ -97,6 +106,7 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
             clock=clock,
             started_at=started_at,
             max_rounds=max_rounds,
+            start_round=start.round,
         )
         self.rules: ManipulationRules = rules
         self.outcome: MatchOutcome | None
@@ -153,7 +163,7 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
         if target is not None and fmt is MatchFormat.ROUNDS_HIGHEST_TOTAL:
             if max(self.totals) < target:
                 return None
-        elif len(self.rounds) < self.rules.match.rounds:
+        elif self.round_index < self.rules.match.rounds:
             return None
         best = (max if high else min)(self.totals)
         tied = [s for s in range(self.players) if self.totals[s] == best]
@@ -180,6 +190,68 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
             "rounds_won": list(self.rounds_won),
             "outs": list(self.outs),
         }
+
+
+def _check_standings(rules: ManipulationRules, players: int, start: Standings) -> None:
+    """Raise ConfigError unless ``start`` can occur in a match of ``rules``."""
+    totals = start.per_seat("totals", players)
+    outs = start.per_seat("outs", players)
+    won = start.per_seat("rounds_won", players)
+    if start.is_start:
+        return
+    fmt, r = rules.match.format, start.round
+    if fmt is MatchFormat.SINGLE_ROUND:
+        raise ConfigError("match.format = SINGLE_ROUND is a single round: it has no standings")
+    if start.eliminated:
+        raise ConfigError(
+            "standings eliminated: nobody is eliminated in Robbers' Rummy or Rummikub"
+        )
+    for s in range(players):
+        if outs[s] < 0 or won[s] < 0:
+            raise ConfigError(f"standings: seat {s} has a negative count of outs or rounds won")
+        if outs[s] > won[s] and start.rounds_won is not None:
+            raise ConfigError(
+                f"standings: seat {s} went out {outs[s]} times but won only {won[s]} rounds"
+            )
+    if sum(outs) > r:
+        raise ConfigError(
+            f"standings: {sum(outs)} outs in {r} rounds played; at most one player goes out "
+            "a round (give the round number)"
+        )
+    if any(w > r for w in won):
+        raise ConfigError(f"standings rounds_won: nobody wins more than the {r} rounds played")
+    mode = rules.scoring.mode
+    if mode is ScoringMode.ZERO_SUM_HIGH and sum(totals) != 0:
+        raise ConfigError(
+            f"standings totals sum to {sum(totals)}; scoring.mode = ZERO_SUM_HIGH keeps them at 0"
+        )
+    if mode is ScoringMode.NONE and any(totals):
+        raise ConfigError("standings totals: scoring.mode = NONE keeps no scores")
+    if mode is ScoringMode.PENALTY_LOW and rules.scoring.joker_retrieval_bonus == 0:
+        for s, t in enumerate(totals):
+            if t < 0:
+                raise ConfigError(
+                    f"standings totals: seat {s} has {t}; penalty totals are 0 or more"
+                )
+    if fmt is MatchFormat.FIRST_TO_N_OUTS:
+        n = rules.match.outs_to_win
+        done = [s for s in range(players) if outs[s] >= n]
+        if done:
+            raise ConfigError(
+                f"standings outs: seat {done[0]} has gone out {outs[done[0]]} times; "
+                f"match.outs_to_win = {n} would have ended the match"
+            )
+        return
+    target = rules.match.target_score
+    if target is not None and fmt is MatchFormat.ROUNDS_HIGHEST_TOTAL:
+        if max(totals) >= target:
+            raise ConfigError(
+                f"standings totals reach match.target_score = {target}: the match would be over"
+            )
+    elif r >= rules.match.rounds:
+        raise ConfigError(
+            f"standings round = {r}: a match of match.rounds = {rules.match.rounds} would be over"
+        )
 
 
 def _register() -> None:

@@ -131,6 +131,7 @@ class RoundsMatch(ABC, Generic[G]):
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
         max_rounds: int = 1000,
+        start_round: int = 0,
     ) -> None:
         rules.check_players(players)
         self.rules = rules
@@ -140,6 +141,8 @@ class RoundsMatch(ABC, Generic[G]):
         self.clock = clock
         self.started_at = started_at
         self.max_rounds = max_rounds
+        self.start_round = start_round
+        """Rounds played before this match object started (given standings)."""
         if first_dealer is None:
             first_dealer = self._cut_for_dealer(random.Random(f"{seed}/dealer"))
         if not 0 <= first_dealer < players:
@@ -150,7 +153,10 @@ class RoundsMatch(ABC, Generic[G]):
         self.history: list[Action] = []
         self._tied: tuple[int, ...] | None = None
         self.seats: tuple[int, ...] = tuple(range(players))
-        self.game: G = self._deal(self.seats, first_dealer, started_at)
+        first = self._next_players()  # given standings may have eliminated someone
+        while first_dealer not in first:
+            first_dealer = (first_dealer + 1) % players
+        self.game: G = self._deal(first, first_dealer, started_at)
 
     # -- what a family provides -----------------------------------------------------------
     @abstractmethod
@@ -194,7 +200,8 @@ class RoundsMatch(ABC, Generic[G]):
     # -- rounds ---------------------------------------------------------------------------
     @property
     def round_index(self) -> int:
-        return len(self.rounds)
+        """The number of the round being played (0 first), counting given standings."""
+        return self.start_round + len(self.rounds)
 
     @property
     def current(self) -> int:
@@ -221,7 +228,7 @@ class RoundsMatch(ABC, Generic[G]):
         return self._new_round(
             rules,
             len(seats),
-            seed=f"{self.seed}/{k}",
+            seed=f"{self.seed}/{self.start_round + k}",
             deck=self.decks[k] if k < len(self.decks) else None,
             dealer=seats.index(dealer) if dealer in seats else 0,
             started_at=started_at,
@@ -268,7 +275,7 @@ class RoundsMatch(ABC, Generic[G]):
     def _round_over(self, outcome: Any, local_dealer: int, at: float | None) -> None:
         dealer = self.seats[local_dealer]
         summary = RoundSummary(
-            len(self.rounds), self.seats, dealer, outcome, self._tied is not None
+            self.round_index, self.seats, dealer, outcome, self._tied is not None
         )
         self.rounds.append(summary)
         if summary.tie_break:

@@ -91,7 +91,7 @@ def preset_names() -> list[str]:
     return list(_REGISTRY)
 
 
-def find_preset(name: str, overrides: Mapping[str, object] | None = None, **kw: object) -> Any:
+def find_preset(name: str, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Any:
     """The preset ``name`` with ``overrides`` applied (dotted option names).
 
     Raises :class:`ConfigError` for an unknown preset, an unknown option, a bad value or an

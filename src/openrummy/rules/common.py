@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from openrummy.errors import ConfigError
 from openrummy.melds import AceMode
 
 __all__ = [
+    "LEGACY_POOL_FORMATS",
     "AceMode",
     "DeckKind",
     "DeckOptions",
@@ -16,6 +18,7 @@ __all__ = [
     "MatchFormat",
     "PlayersOptions",
     "ScoringMode",
+    "upgrade_pool_format",
 ]
 
 
@@ -40,9 +43,39 @@ class MatchFormat(Enum):
     SINGLE_ROUND = "SINGLE_ROUND"
     # Indian Rummy formats (RULES.md §5.5)
     POINTS = "POINTS"
-    POOL_101 = "POOL_101"
-    POOL_201 = "POOL_201"
+    POOL = "POOL"
+    """Hands until one player is left below ``pool.threshold`` (61, 101 or 201)."""
     DEALS = "DEALS"
+    FIXED_HANDS = "FIXED_HANDS"
+    """``match.hands`` hands; the lowest total wins."""
+
+
+#: Match-format names of earlier versions, read as (format, pool.threshold); records and
+#: option lists that use them still load (see docs/record-format.md).
+LEGACY_POOL_FORMATS: dict[str, tuple[MatchFormat, int]] = {
+    "POOL_61": (MatchFormat.POOL, 61),
+    "POOL_101": (MatchFormat.POOL, 101),
+    "POOL_201": (MatchFormat.POOL, 201),
+}
+
+
+def upgrade_pool_format(merged: dict[str, object], *, threshold_option: bool = True) -> None:
+    """Rewrite ``match.format = POOL_101`` (and ``POOL_201``, ``POOL_61``) in an override
+    mapping to ``POOL`` with that ``pool.threshold``, in place (without the threshold for a
+    family that has no ``pool`` options, whose validation then names the format)."""
+    raw = merged.get("match.format")
+    if not isinstance(raw, str) or raw.strip().upper() not in LEGACY_POOL_FORMATS:
+        return
+    fmt, threshold = LEGACY_POOL_FORMATS[raw.strip().upper()]
+    given = merged.get("pool.threshold")
+    if given is not None and str(given).strip() != str(threshold):
+        raise ConfigError(
+            f"match.format = {raw} means pool.threshold = {threshold}, "
+            f"but pool.threshold = {given} is given too"
+        )
+    merged["match.format"] = fmt.name
+    if threshold_option:
+        merged["pool.threshold"] = threshold
 
 
 class FirstDealer(Enum):

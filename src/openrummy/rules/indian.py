@@ -46,6 +46,7 @@ from openrummy.rules.common import (
     MatchFormat,
     PlayersOptions,
     ScoringMode,
+    upgrade_pool_format,
 )
 from openrummy.rules.options import OptionSet
 
@@ -338,14 +339,22 @@ class PapluOptions:
 
 @dataclass(frozen=True, slots=True)
 class PoolOptions:
+    threshold: int = 101
+    """The pool limit of a POOL match: 101 or 201 (the rule book's pools), or 61 (the short
+    pool of the big Indian apps). A player whose total reaches it is out.
+    """
     elimination: PoolElimination = PoolElimination.REACH
-    """In a pool match, when a player's total knocks them out: REACH, at the pool limit (101 or
-    201) or more; EXCEED, only above it.
+    """In a pool match, when a player's total knocks them out: REACH, at pool.threshold or
+    more; EXCEED, only above it.
     """
     drop_values_201: tuple[int, int] | None = None
     """The first and middle drop values of a 201 pool, as two numbers (for example 25,50); they
     replace drop.first and drop.middle there. None: the usual drop values.
     """
+
+
+#: The pool thresholds of RULES.md §5.5 (101, 201) and the 61 pool of the big Indian apps.
+POOL_THRESHOLDS: Final = (61, 101, 201)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,13 +371,14 @@ class DealsOptions:
 @dataclass(frozen=True, slots=True)
 class IndianMatchOptions:
     format: MatchFormat = MatchFormat.POINTS
-    """How hands make a match. POINTS: a single hand, settled in points. POOL_101 and POOL_201:
-    hands go on, a player whose total reaches the pool limit is out, and the last player left
-    wins. DEALS: deals.count hands, then the totals decide. ROUNDS_LOWEST_TOTAL: match.hands
-    hands, the lowest total wins.
+    """How hands make a match. POINTS: a single hand, settled in points. POOL: hands go on, a
+    player whose total reaches pool.threshold (101, 201 or 61) is out, and the last player
+    left wins. DEALS: deals.count hands, then the totals decide. FIXED_HANDS: match.hands
+    hands, the lowest total wins. The earlier names POOL_101, POOL_201 and
+    ROUNDS_LOWEST_TOTAL are still read.
     """
     hands: int = 3
-    """Hands in a ROUNDS_LOWEST_TOTAL (fixed-length) match."""
+    """Hands in a FIXED_HANDS match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,10 +423,9 @@ _TUPLE_OPTIONS: Final = {
 
 _MATCH_FORMATS: Final = (
     MatchFormat.POINTS,
-    MatchFormat.POOL_101,
-    MatchFormat.POOL_201,
+    MatchFormat.POOL,
     MatchFormat.DEALS,
-    MatchFormat.ROUNDS_LOWEST_TOTAL,
+    MatchFormat.FIXED_HANDS,
 )
 
 
@@ -457,10 +466,21 @@ class IndianRules(OptionSet):
                 out[key] = [v.name if isinstance(v, Enum) else v for v in value]
         return out
 
-    def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
-        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``."""
+    def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
+        """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``.
+
+        Earlier names of the match formats are read as today's: ``POOL_101`` / ``POOL_201``
+        (and ``POOL_61``) as ``POOL`` with that ``pool.threshold``, ``ROUNDS_LOWEST_TOTAL``
+        as ``FIXED_HANDS``.
+
+        >>> from openrummy.rules import find_preset
+        >>> r = find_preset("indian13", {"match.format": "POOL_201"})
+        >>> r.match.format.name, r.pool.threshold
+        ('POOL', 201)
+        """
         merged: dict[str, object] = dict(overrides or {})
         merged.update(kw)
+        _upgrade_match_format(merged)
         tuples: dict[str, dict[str, object]] = {}
         for key in [k for k in merged if k in _TUPLE_OPTIONS]:
             section, _, name = key.partition(".")
@@ -544,6 +564,11 @@ class IndianRules(OptionSet):
                 "a later drop never costs less"
             )
         pool = self.pool
+        if pool.threshold not in POOL_THRESHOLDS:
+            yield (
+                f"pool.threshold = {pool.threshold}: pools are played to "
+                + ", ".join(map(str, POOL_THRESHOLDS))
+            )
         if pool.drop_values_201 is not None:
             first, middle = pool.drop_values_201
             if first < 0 or middle < first:
@@ -724,13 +749,14 @@ class IndianRules(OptionSet):
 
     def drop_values(self) -> tuple[int, int]:
         """(first, middle) drop penalties in force, with the 201-pool override (§5.5)."""
-        if self.match.format is MatchFormat.POOL_201 and self.pool.drop_values_201 is not None:
+        if self.pool_threshold == 201 and self.pool.drop_values_201 is not None:
             return self.pool.drop_values_201
         return self.drop.first, self.drop.middle
 
     @property
     def pool_threshold(self) -> int | None:
-        return {MatchFormat.POOL_101: 101, MatchFormat.POOL_201: 201}.get(self.match.format)
+        """``pool.threshold`` in a ``POOL`` match, else ``None``."""
+        return self.pool.threshold if self.match.format is MatchFormat.POOL else None
 
     def max_copies(self, card: Card, indicator: Card | None = None) -> int:
         """How many copies of ``card`` the decks hold outside the out-of-play indicator."""
@@ -754,6 +780,14 @@ class IndianRules(OptionSet):
 
     def summary(self) -> str:
         return f"{self.title} ({self.name})"
+
+
+def _upgrade_match_format(merged: dict[str, object]) -> None:
+    """Rewrite earlier match-format names in an override mapping to today's (in place)."""
+    raw = merged.get("match.format")
+    if isinstance(raw, str) and raw.strip().upper() == MatchFormat.ROUNDS_LOWEST_TOTAL.name:
+        merged["match.format"] = MatchFormat.FIXED_HANDS.name
+    upgrade_pool_format(merged)
 
 
 def _ladder(points: tuple[int, int, int], n: int) -> int:

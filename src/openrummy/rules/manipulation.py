@@ -430,9 +430,9 @@ class ManipulationRules(OptionSet):
             yield "match.format = ROUNDS_HIGHEST_TOTAL contradicts scoring.mode = PENALTY_LOW (lowest wins)"
         if mt.format in (
             MatchFormat.POINTS,
-            MatchFormat.POOL_101,
-            MatchFormat.POOL_201,
+            MatchFormat.POOL,
             MatchFormat.DEALS,
+            MatchFormat.FIXED_HANDS,
         ):
             yield f"match.format = {mt.format.name} is an Indian Rummy format"
         if s.mode is ScoringMode.PENALTY_LOW and st.scoring in (

@@ -50,7 +50,7 @@ class OptionSet:
                 out[f"{sec.name}.{f.name}"] = value.name if isinstance(value, enum.Enum) else value
         return out
 
-    def with_options(self, overrides: Mapping[str, object] | None = None, **kw: object) -> Self:
+    def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
         """A copy with options replaced by dotted name; validated like any rules object.
 
         Values may be given as their type or as text (``"30"``, ``"true"``, ``"WRAPAROUND"``,
@@ -60,6 +60,11 @@ class OptionSet:
         merged.update(kw)
         if not merged:
             return self
+        from openrummy.rules.common import upgrade_pool_format
+
+        upgrade_pool_format(
+            merged, threshold_option=hasattr(self, "pool")
+        )  # earlier names, e.g. POOL_101 (docs/record-format.md)
         by_section: dict[str, dict[str, object]] = {}
         for key, raw in merged.items():
             section_name, dot, field_name = key.partition(".")

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 import openrummy
 
 from .bus import Bus, NullBus, PostgresBus
+from .errors import ErrorCode, ServiceError
 from .heap import HeapPolicy
 from .protocol import (
     PROTOCOL_VERSION,
@@ -40,7 +41,7 @@ from .protocol import (
     TableInfo,
     client_message,
 )
-from .service import Conn, ServiceError, TableService
+from .service import Conn, TableService
 from .settings import Settings
 from .store import Store
 from .web import install_web
@@ -61,11 +62,11 @@ Tables of Robbers' Rummy, Rummikub and (when installed) Indian Rummy.
 """
 
 ERROR_CODES = {
-    "json_invalid": "bad_json",
-    "union_tag_invalid": "unknown_type",
-    "union_tag_not_found": "missing_type",
-    "model_attributes_type": "bad_message",
-    "model_type": "bad_message",
+    "json_invalid": ErrorCode.BAD_JSON,
+    "union_tag_invalid": ErrorCode.UNKNOWN_TYPE,
+    "union_tag_not_found": ErrorCode.MISSING_TYPE,
+    "model_attributes_type": ErrorCode.BAD_MESSAGE,
+    "model_type": ErrorCode.BAD_MESSAGE,
 }
 
 
@@ -73,12 +74,12 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
     """The token of ``Authorization: Bearer <token>`` (401 when missing)."""
     if authorization is None or not authorization.strip():
         raise ServiceError(
-            "missing_token", "send the token as 'Authorization: Bearer <token>'", 401
+            ErrorCode.MISSING_TOKEN, "send the token as 'Authorization: Bearer <token>'", 401
         )
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ServiceError(
-            "missing_token", "the Authorization header must read 'Bearer <token>'", 401
+            ErrorCode.MISSING_TOKEN, "the Authorization header must read 'Bearer <token>'", 401
         )
     return token.strip()
 
@@ -189,7 +190,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
         statuses = status or ["open", "running"]
         bad = [s for s in statuses if s not in ("open", "running", "finished", "closed")]
         if bad:
-            raise ServiceError("bad_status", f"unknown status {bad[0]!r}", 422)
+            raise ServiceError(ErrorCode.BAD_STATUS, f"unknown status {bad[0]!r}", 422)
         return await service.list_tables(statuses, limit)
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
@@ -282,26 +283,28 @@ async def _reader(
             return
         if not conn.bucket.take():
             conn.error(
-                "rate_limited",
+                ErrorCode.RATE_LIMITED,
                 f"too many messages: at most {settings.rate_per_second:g} per second "
                 f"(bursts of {settings.rate_burst}); this one was dropped",
             )
             continue
         text = msg.get("text")
         if text is None:
-            conn.error("bad_frame", "send JSON as text frames, not binary")
+            conn.error(ErrorCode.BAD_FRAME, "send JSON as text frames, not binary")
             continue
         if len(text) > limit or len(text.encode("utf-8")) > limit:
-            conn.error("too_large", f"messages are limited to {limit} bytes; this one was dropped")
+            conn.error(
+                ErrorCode.TOO_LARGE, f"messages are limited to {limit} bytes; this one was dropped"
+            )
             continue
         try:
             message = client_message.validate_json(text)
         except ValidationError as e:
             first = e.errors()[0]
-            code = ERROR_CODES.get(first["type"], "bad_message")
+            code = ERROR_CODES.get(first["type"], ErrorCode.BAD_MESSAGE)
             where = ".".join(str(p) for p in first["loc"])
             detail = first["msg"] + (f" at {where}" if where else "")
-            if code == "unknown_type":
+            if code is ErrorCode.UNKNOWN_TYPE:
                 detail = (
                     "unknown message type; known: hello, action, sync, ping, resume "
                     f"({first['msg']})"
@@ -323,22 +326,20 @@ async def _dispatch(
     reply_to: str | int | None,
 ) -> None:
     if isinstance(message, PingMessage):
+        _once(conn, reply_to)
         conn.send({"type": "pong", "reply_to": reply_to})
         return
     if isinstance(message, HelloMessage):
         if message.v != PROTOCOL_VERSION:
             raise ServiceError(
-                "unsupported_version",
+                ErrorCode.UNSUPPORTED_VERSION,
                 f"this server speaks protocol version {PROTOCOL_VERSION}, not {message.v}",
             )
         await service.hello(conn, table_id, message.token)
         return
     if conn.live is None:
-        raise ServiceError("hello_first", "send hello first (with your seat token to play)")
-    if reply_to is not None and not conn.remember(reply_to):
-        raise ServiceError(
-            "duplicate", f"message {reply_to!r} was received already: it is not done twice"
-        )
+        raise ServiceError(ErrorCode.HELLO_FIRST, "send hello first (with your seat token to play)")
+    _once(conn, reply_to)
     if isinstance(message, SyncMessage):
         await service.sync(conn, reply_to)
     elif isinstance(message, ResumeMessage):
@@ -347,12 +348,12 @@ async def _dispatch(
     elif isinstance(message, ActionMessage):
         if conn.role != "seat" or conn.seat is None:
             raise ServiceError(
-                "not_seated",
+                ErrorCode.NOT_SEATED,
                 "spectators cannot act: send hello with your seat token to play",
             )
         if message.seat is not None and message.seat != conn.seat:
             raise ServiceError(
-                "wrong_seat",
+                ErrorCode.WRONG_SEAT,
                 f"your token is for seat {conn.seat}; you cannot act for seat {message.seat}",
             )
         err = await service.submit(
@@ -366,6 +367,14 @@ async def _dispatch(
         )
         if err is not None:
             raise err
+
+
+def _once(conn: Conn, reply_to: str | int | None) -> None:
+    """Refuse a message whose id this connection has seen already (a replay)."""
+    if reply_to is not None and not conn.remember(reply_to):
+        raise ServiceError(
+            ErrorCode.DUPLICATE, f"message {reply_to!r} was received already: it is not done twice"
+        )
 
 
 def serve(settings: Settings) -> None:

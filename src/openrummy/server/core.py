@@ -14,10 +14,9 @@ import dataclasses
 import hashlib
 import json
 import logging
-import re
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -34,21 +33,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LOG_KEEP",
+    "SERVER_ONLY",
     "Live",
     "ServiceCore",
+    "client_view",
     "deadline",
     "dumps",
     "event_info",
     "hash_token",
     "replay_events",
-    "words",
 ]
 
 log = logging.getLogger("openrummy.server")
 
 LOG_KEEP = 200
 """Events kept per table for a (re)connecting client's game log."""
-_SEAT_RE = re.compile(r"\bseat (\d+)")
+SERVER_ONLY = frozenset({"timeout"})
+"""Actions only the server may take: the turn timer is the server's clock, not the client's."""
 
 
 def hash_token(token: str) -> str:
@@ -87,9 +88,6 @@ class Live:
     def names(self) -> list[str]:
         return [s.name or f"seat {s.idx}" for s in self.row.seats]
 
-    def words(self, event: str) -> str:
-        return words(event, self.names())
-
     def plays_itself(self, seat: int) -> bool:
         """A bot seat, or a human seat whose person is away (a stand-in plays)."""
         s = self.row.seats[seat]
@@ -105,6 +103,10 @@ class ServiceCore(abc.ABC):
         self.bus = bus
         self.clock: Callable[[], float] = settings.clock or time.time
         self.live: dict[str, Live] = {}
+        """Tables in play or with someone connected (a table with neither is let go)."""
+        self.kept: OrderedDict[str, Live] = OrderedDict()
+        """Finished and closed tables read recently, least recent first (at most
+        ``settings.finished_cache``): they no longer change, so a copy may serve reads."""
         self.node = secrets.token_hex(6)
         store.origin = self.node
         self._loading: dict[str, asyncio.Lock] = {}
@@ -120,6 +122,11 @@ class ServiceCore(abc.ABC):
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+    def _release(self, live: Live) -> None:
+        """Let a table go from ``live`` when nobody is connected and it no longer plays."""
+        if not live.conns and not live.running and self.live.get(live.id) is live:
+            del self.live[live.id]
 
     def _seat_of(self, row: TableRow, token: str) -> SeatRow | None:
         h = hash_token(token)
@@ -213,15 +220,16 @@ def replay_events(
     return out
 
 
-def words(event: str, names: list[str]) -> str:
-    """The engine's event with seat numbers replaced by the players' names.
+def client_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as clients receive it: ``legal`` lists only what a client may send.
 
-    >>> words("seat 1's play failed; seat 0 drew a card", ["Ann", "Bob"])
-    "Bob's play failed; Ann drew a card"
+    >>> client_view({"legal": ["draw", "play", "timeout"], "current": 0})
+    {'legal': ['draw', 'play'], 'current': 0}
     """
-    return _SEAT_RE.sub(
-        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), event
-    )
+    legal = view.get("legal")
+    if not legal or not any(str(w) in SERVER_ONLY for w in legal):
+        return view
+    return {**view, "legal": [w for w in legal if str(w) not in SERVER_ONLY]}
 
 
 def deadline(view: dict[str, Any] | None, now: float) -> float | None:

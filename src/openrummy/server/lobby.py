@@ -15,8 +15,8 @@ from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
 from . import fairness
-from .core import ServiceCore, hash_token, replay_events
-from .errors import ServiceError
+from .core import ServiceCore, client_view, hash_token, replay_events
+from .errors import ErrorCode, ServiceError
 from .protocol import (
     CreatedTable,
     CreateTable,
@@ -89,7 +89,7 @@ class Lobby(ServiceCore):
             rules.check_players(n)
             new_match(rules, n, seed="check")
         except RummyError as e:
-            raise ServiceError("bad_rules", str(e), 422) from None
+            raise ServiceError(ErrorCode.BAD_RULES, str(e), 422) from None
         family = rules.family
         seats: list[SeatRow] = []
         for i, spec in enumerate(req.seats):
@@ -105,7 +105,9 @@ class Lobby(ServiceCore):
         if req.creator_seat is not None:
             if req.creator_seat >= n or seats[req.creator_seat].kind != "human":
                 raise ServiceError(
-                    "bad_seat", f"seat {req.creator_seat} is not a human seat of this table", 422
+                    ErrorCode.BAD_SEAT,
+                    f"seat {req.creator_seat} is not a human seat of this table",
+                    422,
                 )
             seat_token = secrets.token_urlsafe(24)
             seats[req.creator_seat] = dataclasses.replace(
@@ -141,7 +143,7 @@ class Lobby(ServiceCore):
     def _default_bot(family: str) -> str:
         infos = bot_infos(family)
         if not infos:
-            raise ServiceError("no_bots", f"no bot plays {family} games yet", 422)
+            raise ServiceError(ErrorCode.NO_BOTS, f"no bot plays {family} games yet", 422)
         levelled = [i for i in infos if i.level >= 1]
         return (levelled or infos)[0].name
 
@@ -150,12 +152,12 @@ class Lobby(ServiceCore):
         try:
             make_bot(kind, rules, 0)
         except ValueError as e:
-            raise ServiceError("bad_bot", str(e), 422) from None
+            raise ServiceError(ErrorCode.BAD_BOT, str(e), 422) from None
 
     async def _row(self, table_id: str) -> TableRow:
         row = await self.store.get_table(table_id)
         if row is None:
-            raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
         return row
 
     async def info(self, table_id: str) -> TableInfo:
@@ -168,14 +170,16 @@ class Lobby(ServiceCore):
         row = await self._row(table_id)
         if row.status != "open":
             raise ServiceError(
-                "not_open", f"table {table_id} is {row.status}: no seats to join", 409
+                ErrorCode.NOT_OPEN, f"table {table_id} is {row.status}: no seats to join", 409
             )
         if req.seat is not None:
             if req.seat >= row.players:
-                raise ServiceError("bad_seat", f"table {table_id} has no seat {req.seat}", 422)
+                raise ServiceError(
+                    ErrorCode.BAD_SEAT, f"table {table_id} has no seat {req.seat}", 422
+                )
             seat = row.seats[req.seat]
             if seat.kind != "human":
-                raise ServiceError("bad_seat", f"seat {req.seat} is a bot's seat", 409)
+                raise ServiceError(ErrorCode.BAD_SEAT, f"seat {req.seat} is a bot's seat", 409)
             candidates = [req.seat]
         else:
             candidates = [s.idx for s in row.seats if s.kind == "human" and s.token_hash is None]
@@ -185,25 +189,29 @@ class Lobby(ServiceCore):
                 await self._refresh(table_id)
                 return Joined(table_id=table_id, seat=idx, token=token)
         if req.seat is not None:
-            raise ServiceError("seat_taken", f"seat {req.seat} is taken", 409)
-        raise ServiceError("table_full", f"table {table_id} has no free seat", 409)
+            raise ServiceError(ErrorCode.SEAT_TAKEN, f"seat {req.seat} is taken", 409)
+        raise ServiceError(ErrorCode.TABLE_FULL, f"table {table_id} has no free seat", 409)
 
     def _check_creator(self, row: TableRow, token: str) -> None:
         if not secrets.compare_digest(hash_token(token), row.creator_hash):
-            raise ServiceError("bad_token", "this is not the creator token of the table", 403)
+            raise ServiceError(
+                ErrorCode.BAD_TOKEN, "this is not the creator token of the table", 403
+            )
 
     async def leave(self, table_id: str, token: str) -> TableInfo:
         row = await self._row(table_id)
         seat = self._seat_of(row, token)
         if seat is None:
-            raise ServiceError("bad_token", f"this token holds no seat at table {table_id}", 403)
+            raise ServiceError(
+                ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
+            )
         if row.status == "open":
             await self.store.update_seat(table_id, seat.idx, name=None, token_hash=None)
         elif row.status == "running":
             # The player is gone for good: the token dies and a stand-in plays to the end.
             await self.store.update_seat(table_id, seat.idx, token_hash=None, away=True)
         else:
-            raise ServiceError("game_over", f"table {table_id} is {row.status}", 409)
+            raise ServiceError(ErrorCode.GAME_OVER, f"table {table_id} is {row.status}", 409)
         await self._refresh(table_id)
         live = self.live.get(table_id)
         if live is not None:
@@ -215,12 +223,12 @@ class Lobby(ServiceCore):
         row = await self._row(table_id)
         self._check_creator(row, token)
         if row.status != "open":
-            raise ServiceError("not_open", f"table {table_id} is {row.status}", 409)
+            raise ServiceError(ErrorCode.NOT_OPEN, f"table {table_id} is {row.status}", 409)
         free = [s.idx for s in row.seats if s.kind == "human" and s.token_hash is None]
         bot_seats: dict[int, tuple[str, str]] = {}
         if free and req.fill_with_bots is None:
             raise ServiceError(
-                "seats_free",
+                ErrorCode.SEATS_FREE,
                 f"seat{'s' if len(free) > 1 else ''} {', '.join(map(str, free))} "
                 "still free: wait for players or start with fill_with_bots",
                 409,
@@ -239,7 +247,7 @@ class Lobby(ServiceCore):
             bot_seats=bot_seats,
         )
         if not ok:
-            raise ServiceError("not_open", f"table {table_id} is no longer open", 409)
+            raise ServiceError(ErrorCode.NOT_OPEN, f"table {table_id} is no longer open", 409)
         await self._refresh(table_id, owner=True)
         return await self.info(table_id)
 
@@ -248,7 +256,7 @@ class Lobby(ServiceCore):
         self._check_creator(row, token)
         was = await self.store.close_table(table_id, at=self.clock())
         if was in ("finished", "closed"):
-            raise ServiceError("game_over", f"table {table_id} is already {was}", 409)
+            raise ServiceError(ErrorCode.GAME_OVER, f"table {table_id} is already {was}", 409)
         await self._refresh(table_id)
         return await self.info(table_id)
 
@@ -257,10 +265,10 @@ class Lobby(ServiceCore):
         row = await self._row(table_id)
         game = row.game
         if game is None:
-            raise ServiceError("no_game", f"table {table_id} has not started a game", 404)
+            raise ServiceError(ErrorCode.NO_GAME, f"table {table_id} has not started a game", 404)
         if game.status == "running":
             raise ServiceError(
-                "not_finished",
+                ErrorCode.NOT_FINISHED,
                 "the record is published when the game ends (the seed is secret)",
                 409,
             )
@@ -296,9 +304,13 @@ class Lobby(ServiceCore):
     async def public_view(self, table_id: str) -> dict[str, Any]:
         live = await self.get_live(table_id)
         if live is None:
-            raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
         if live.match is None:
-            raise ServiceError("no_game", f"table {table_id} has not started a game", 404)
+            raise ServiceError(ErrorCode.NO_GAME, f"table {table_id} has not started a game", 404)
         async with live.lock:  # not in the middle of storing an action
             now = self.clock()
-            return {"seq": live.seq, "now": now, "view": live.match.view(None, now=now)}
+            return {
+                "seq": live.seq,
+                "now": now,
+                "view": client_view(live.match.view(None, now=now)),
+            }

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from .errors import ErrorCode
+
 __all__ = [
     "PROTOCOL_VERSION",
     "ActionMessage",
@@ -70,6 +72,13 @@ def check_name(value: str, limit: int = NAME_MAX) -> str:
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class _ClientMessage(BaseModel):
+    """A WebSocket message from a client: no unknown field, and no value converted (a
+    ``"seq": "0"`` or ``"seq": true`` is refused, not read as 0)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # -- REST ---------------------------------------------------------------------------------
@@ -229,7 +238,7 @@ class EventInfo(BaseModel):
 # -- WebSocket: client to server -------------------------------------------------------------
 
 
-class HelloMessage(_Strict):
+class HelloMessage(_ClientMessage):
     """First message: with a seat token to play, without to watch."""
 
     type: Literal["hello"]
@@ -237,7 +246,7 @@ class HelloMessage(_Strict):
     token: str | None = Field(default=None, max_length=128)
 
 
-class ActionMessage(_Strict):
+class ActionMessage(_ClientMessage):
     """An action in the family's text notation, for the seat of the token."""
 
     type: Literal["action"]
@@ -247,19 +256,19 @@ class ActionMessage(_Strict):
     seat: int | None = Field(default=None, description="Optional: must be the token's seat.")
 
 
-class SyncMessage(_Strict):
+class SyncMessage(_ClientMessage):
     """Ask for the current state again (after a gap, or to refresh)."""
 
     type: Literal["sync"]
     id: MessageId | None = None
 
 
-class PingMessage(_Strict):
+class PingMessage(_ClientMessage):
     type: Literal["ping"]
     id: MessageId | None = None
 
 
-class ResumeMessage(_Strict):
+class ResumeMessage(_ClientMessage):
     """Take the seat back from its stand-in (after timeouts)."""
 
     type: Literal["resume"]
@@ -310,7 +319,7 @@ class UpdateMessage(BaseModel):
 
 class ErrorMessage(BaseModel):
     type: Literal["error"]
-    code: str
+    code: ErrorCode
     message: str
     why: dict[str, Any] | None = None
     """For ``illegal``: the engine's reason as data, to word from the message catalogue."""

@@ -26,24 +26,20 @@ import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
-from openrummy.errors import IllegalActionError, RummyError
+from openrummy.errors import IllegalActionError
 
 from . import fairness
-from .core import Live, ServiceCore, deadline, dumps, event_info
-from .errors import ServiceError
+from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps, event_info
+from .errors import ErrorCode, ServiceError
 from .lobby import table_info
 from .store import ActionRow, SeqConflict
 
 if TYPE_CHECKING:
     from .sessions import Conn
 
-__all__ = ["SERVER_ONLY", "Referee"]
+__all__ = ["Referee"]
 
 log = logging.getLogger("openrummy.server")
-
-
-SERVER_ONLY = frozenset({"timeout"})
-"""Actions only the server may take: the turn timer is the server's clock, not the client's."""
 
 
 class Referee(ServiceCore):
@@ -99,12 +95,12 @@ class Referee(ServiceCore):
     ) -> None:
         match = live.match
         if match is None:
-            raise ServiceError("not_started", "the game has not started yet")
+            raise ServiceError(ErrorCode.NOT_STARTED, "the game has not started yet")
         if live.row.status != "running" or match.is_over:
-            raise ServiceError("game_over", "the game is over")
+            raise ServiceError(ErrorCode.GAME_OVER, "the game is over")
         if expect_seq is not None and expect_seq != live.seq:
             raise ServiceError(
-                "stale",
+                ErrorCode.STALE,
                 f"your message was for seq {expect_seq} but the game is at seq {live.seq}: "
                 "nothing was done (send sync for the current view)",
             )
@@ -113,14 +109,18 @@ class Referee(ServiceCore):
             seat = current
         if seat != current:
             raise ServiceError(
-                "not_your_turn", f"it is {live.names()[current]}'s turn (seat {current}), not yours"
+                ErrorCode.NOT_YOUR_TURN,
+                f"it is {live.names()[current]}'s turn (seat {current}), not yours",
             )
         try:
             action = match.parse_action(text, seat)
-        except RummyError as e:
-            raise ServiceError("bad_action", str(e)) from None
+        except ValueError as e:
+            # A NotationError, or Python's own refusal (an integer of more than 4,300 digits).
+            raise ServiceError(ErrorCode.BAD_ACTION, str(e)) from None
         if actor == "seat" and str(action) in SERVER_ONLY:
-            raise ServiceError("server_only", "only the server's turn timer may time a turn out")
+            raise ServiceError(
+                ErrorCode.SERVER_ONLY, "only the server's turn timer may time a turn out"
+            )
         if actor == "seat" and live.row.seats[seat].away:
             # Acting is the simplest way back from a stand-in.
             await self._set_away(live, seat, False)
@@ -130,11 +130,13 @@ class Referee(ServiceCore):
             result = match.apply(action)
         except IllegalActionError as e:
             why = e.why.to_json() if e.why is not None else None
-            raise ServiceError("illegal", str(e), why=why) from None
+            raise ServiceError(ErrorCode.ILLEGAL, str(e), why=why) from None
         except Exception:
             log.exception("table %s: the engine failed on %r; rebuilding", live.id, text)
             await self._rebuild(live)
-            raise ServiceError("internal", "the server could not apply this action") from None
+            raise ServiceError(
+                ErrorCode.INTERNAL, "the server could not apply this action"
+            ) from None
         row = ActionRow(
             seq=live.seq + 1,
             seat=seat,
@@ -154,12 +156,14 @@ class Referee(ServiceCore):
             self._welcome_all(live)
             self._schedule(live, owner=False)
             raise ServiceError(
-                "conflict", "another action was accepted first: nothing was done"
+                ErrorCode.CONFLICT, "another action was accepted first: nothing was done"
             ) from None
         except Exception:
             log.exception("table %s: cannot store action %d", live.id, row.seq)
             await self._rebuild(live)
-            raise ServiceError("unavailable", "the action could not be stored; try again") from None
+            raise ServiceError(
+                ErrorCode.UNAVAILABLE, "the action could not be stored; try again"
+            ) from None
         live.seq = row.seq
         event = self._note(live, row, result)
         self._broadcast(live, event, reply_to, conn)
@@ -184,8 +188,7 @@ class Referee(ServiceCore):
         self._send_all(live, {"type": "table", "table": self._table_json(live)})
         self._reveal(live)
         self._schedule(live, owner=True)
-        if not live.conns and self.live.get(live.id) is live:
-            del self.live[live.id]  # a finished game nobody watches lives on in the database
+        self._release(live)  # a finished game nobody watches lives on in the database
 
     def _reveal(self, live: Live) -> None:
         game = live.row.game
@@ -220,7 +223,7 @@ class Referee(ServiceCore):
                 "type": "update",
                 "seq": live.seq,
                 "event": event,
-                "view": view,
+                "view": client_view(view),
                 "now": now,
                 "deadline": deadline(view, now),
                 "reply_to": None,

@@ -10,6 +10,7 @@ from typing import Any
 from openrummy.bots import make_bot
 
 from .core import Live, ServiceCore
+from .errors import ErrorCode
 from .policy import away_policy
 
 __all__ = ["Scheduler"]
@@ -48,7 +49,7 @@ class Scheduler(ServiceCore):
         while True:
             await asyncio.sleep(max(0.0, deadline - self.clock()))
             err = await self.submit(live, None, "timeout", expect_seq=seq, actor="server")
-            if err is None or err.code != "illegal" or live.seq != seq:
+            if err is None or err.code is not ErrorCode.ILLEGAL or live.seq != seq:
                 return
             # The engine's clock says not yet (a timer woke early): look again shortly.
             deadline = self.clock() + 0.05
@@ -91,7 +92,11 @@ class Scheduler(ServiceCore):
         texts += [w for w in ("draw", "pass", "end", "take", "drop") if w in legal]
         for text in texts:
             err = await self.submit(live, seat, text, expect_seq=seq, actor=actor)
-            if err is None or err.code in ("stale", "conflict", "game_over"):
+            if err is None or err.code in (
+                ErrorCode.STALE,
+                ErrorCode.CONFLICT,
+                ErrorCode.GAME_OVER,
+            ):
                 return
             log.warning("table %s: %s's %r refused: %s", live.id, actor, text, err.message)
         log.error("table %s: seat %d's %s found no legal action", live.id, seat, actor)

@@ -24,7 +24,7 @@ from typing import Any
 
 from openrummy.games.registry import new_match
 
-from .core import Live, ServiceCore, hash_token, words
+from .core import Live, ServiceCore, hash_token
 from .errors import ServiceError
 from .lobby import Lobby, table_info
 from .referee import Referee
@@ -32,7 +32,7 @@ from .scheduler import Scheduler
 from .sessions import Conn, Sessions
 from .store import TableRow
 
-__all__ = ["Conn", "Live", "ServiceError", "TableService", "hash_token", "table_info", "words"]
+__all__ = ["Conn", "Live", "ServiceError", "TableService", "hash_token", "table_info"]
 
 log = logging.getLogger("openrummy.server")
 
@@ -83,20 +83,39 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
         return live
 
     async def get_live(self, table_id: str) -> Live | None:
-        live = self.live.get(table_id)
+        """The table in memory, loaded from the store if needed; None if there is none.
+
+        A running table is held in ``live`` (its bots and timer are scheduled); a finished or
+        closed one joins the small ``kept`` cache; an open one is cheap to load again and is
+        held only while someone is connected to it (``hello``).
+        """
+        live = self._held(table_id)
         if live is not None:
             return live
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
-            live = self.live.get(table_id)
+            live = self._held(table_id)
             if live is None:
                 row = await self.store.get_table(table_id)
                 if row is None:
                     return None
                 live = await self._build(row)
-                self.live[table_id] = live
-                self._schedule(live, owner=False)
+                if row.status == "running":
+                    self.live[table_id] = live
+                    self._schedule(live, owner=False)
+                elif row.status in ("finished", "closed"):
+                    self.kept[table_id] = live
+                    while len(self.kept) > max(0, self.settings.finished_cache):
+                        self.kept.popitem(last=False)
         self._loading.pop(table_id, None)
+        return live
+
+    def _held(self, table_id: str) -> Live | None:
+        live = self.live.get(table_id)
+        if live is None:
+            live = self.kept.get(table_id)
+            if live is not None:
+                self.kept.move_to_end(table_id)
         return live
 
     async def _rebuild(self, live: Live) -> None:
@@ -157,6 +176,7 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
                     await self._catch_up(live)
                 self._reveal(live)
             self._schedule(live, owner=owner)
+            self._release(live)
 
     async def _on_notify(self, data: dict[str, Any]) -> None:
         if data.get("o") == self.node:

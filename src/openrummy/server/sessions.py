@@ -9,8 +9,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .core import Live, ServiceCore, deadline, dumps
-from .errors import ServiceError
+from .core import Live, ServiceCore, client_view, deadline, dumps
+from .errors import ErrorCode, ServiceError
 from .policy import TokenBucket, away_policy
 from .protocol import (
     PROTOCOL_VERSION,
@@ -54,7 +54,7 @@ class Conn:
 
     def error(
         self,
-        code: str,
+        code: ErrorCode,
         message: str,
         reply_to: str | int | None = None,
         why: dict[str, Any] | None = None,
@@ -81,7 +81,7 @@ class Sessions(ServiceCore):
     async def hello(self, conn: Conn, table_id: str, token: str | None) -> None:
         live = await self.get_live(table_id)
         if live is None:
-            raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
         seat: SeatRow | None = None
         if token is not None:
             seat = self._seat_of(live.row, token)
@@ -91,10 +91,12 @@ class Sessions(ServiceCore):
                 seat = self._seat_of(live.row, token)
             if seat is None:
                 raise ServiceError(
-                    "bad_token", f"this token holds no seat at table {table_id}", 403
+                    ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
                 )
         if conn.live is not None and conn.live is not live:
             self.disconnect(conn)
+        # A table someone is connected to is held in ``live`` (one copy for all of them).
+        live = self.live.setdefault(live.id, live)
         conn.live = live
         conn.role = "seat" if seat is not None else "spectator"
         conn.seat = seat.idx if seat is not None else None
@@ -121,7 +123,7 @@ class Sessions(ServiceCore):
         live = conn.live
         assert live is not None
         now = self.clock()
-        view = live.match.view(conn.seat, now=now) if live.match is not None else None
+        view = client_view(live.match.view(conn.seat, now=now)) if live.match is not None else None
         conn.send(
             {
                 "type": "welcome",
@@ -158,9 +160,7 @@ class Sessions(ServiceCore):
             and seat not in live.grace
         ):
             live.grace[seat] = self.spawn(self._grace(live, seat))
-        if not live.conns and not live.running and self.live.get(live.id) is live:
-            # Nobody watches a table that no longer plays: let it go.
-            del self.live[live.id]
+        self._release(live)  # nobody watches a table that no longer plays: let it go
 
     async def _grace(self, live: Live, seat: int) -> None:
         await asyncio.sleep(self.settings.disconnect_grace)
@@ -172,7 +172,7 @@ class Sessions(ServiceCore):
     async def resume(self, conn: Conn) -> None:
         live = conn.live
         if live is None or conn.role != "seat" or conn.seat is None:
-            raise ServiceError("not_seated", "only a seated player can resume")
+            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated player can resume")
         if live.row.seats[conn.seat].away:
             async with live.lock:
                 await self._set_away(live, conn.seat, False)

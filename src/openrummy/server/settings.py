@@ -79,6 +79,10 @@ class Settings:
     """Messages one connection may send at once before the rate limit applies."""
     send_queue: int = 512
     """Messages waiting for a slow client before the server gives up on that connection."""
+    finished_cache: int = 16
+    """Finished or closed tables kept in memory for reads (views, rules) while nobody is
+    connected; beyond it the least recently read one is dropped (and rebuilt from the store
+    when asked for again)."""
     name_max: int = 32
     gc_full_every: float = 600.0
     """``rummy serve``: seconds between complete garbage collections; in between, objects

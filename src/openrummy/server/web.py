@@ -44,8 +44,9 @@ from openrummy.melds import Meld
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
-from .core import event_info
-from .service import Live, ServiceError, TableService, hash_token
+from .core import client_view, event_info
+from .errors import ErrorCode, ServiceError
+from .service import Live, TableService, hash_token
 
 __all__ = ["install_web", "web_dir"]
 
@@ -95,11 +96,13 @@ class HandRequest(_Strict):
 
 def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
     if authorization is None or not authorization.strip():
-        raise ServiceError("missing_token", "send the seat token as 'Authorization: Bearer …'", 401)
+        raise ServiceError(
+            ErrorCode.MISSING_TOKEN, "send the seat token as 'Authorization: Bearer …'", 401
+        )
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ServiceError(
-            "missing_token", "the Authorization header must read 'Bearer <token>'", 401
+            ErrorCode.MISSING_TOKEN, "the Authorization header must read 'Bearer <token>'", 401
         )
     return token.strip()
 
@@ -115,7 +118,7 @@ def _service(request: Request) -> TableService:
 async def _live(service: TableService, table_id: str) -> Live:
     live = await service.get_live(table_id)
     if live is None:
-        raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
     return live
 
 
@@ -125,9 +128,9 @@ async def _seated(service: TableService, table_id: str, token: str) -> tuple[Liv
     for s in live.row.seats:
         if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
             if live.match is None:
-                raise ServiceError("not_started", "the game has not started yet", 409)
+                raise ServiceError(ErrorCode.NOT_STARTED, "the game has not started yet", 409)
             return live, s.idx
-    raise ServiceError("bad_token", f"this token holds no seat at table {table_id}", 403)
+    raise ServiceError(ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403)
 
 
 def _cards(texts: list[str]) -> list[Card]:
@@ -190,13 +193,15 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
     """A finished game after ``step`` actions: the public view plus every hand."""
     row = await service.store.get_table(table_id)
     if row is None:
-        raise ServiceError("not_found", f"there is no table {table_id!r}", 404)
+        raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
     game = row.game
     if game is None:
-        raise ServiceError("no_game", f"table {table_id} has not started a game", 404)
+        raise ServiceError(ErrorCode.NO_GAME, f"table {table_id} has not started a game", 404)
     if game.status == "running":
         raise ServiceError(
-            "not_finished", "the replay opens when the game is over (the hands are secret)", 409
+            ErrorCode.NOT_FINISHED,
+            "the replay opens when the game is over (the hands are secret)",
+            409,
         )
     rules = find_preset(row.preset, row.options)
     actions = await service.store.actions(table_id)
@@ -209,7 +214,7 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
             action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
             result = match.apply(action)
         now = actions[step - 1].at if step else game.started_at
-        view = match.view(None, now=now)
+        view = client_view(match.view(None, now=now))
         hands = []
         for s in range(row.players):
             try:
@@ -240,7 +245,7 @@ def _router() -> APIRouter:
         try:
             rules = find_preset(preset)
         except RummyError as e:
-            raise ServiceError("not_found", str(e), 404) from None
+            raise ServiceError(ErrorCode.NOT_FOUND, str(e), 404) from None
         return rules_info(rules)
 
     @router.post("/api/tables/{table_id}/check")
@@ -250,7 +255,9 @@ def _router() -> APIRouter:
         """Judge a proposed table for the seat of the token (nothing is played)."""
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "manipulation":
-            raise ServiceError("wrong_family", "tables are checked in manipulation games", 422)
+            raise ServiceError(
+                ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
+            )
         match = live.match
         view = match.view(seat)
         local = match.seats.index(seat) if seat in match.seats else None
@@ -277,14 +284,16 @@ def _router() -> APIRouter:
         """The best play for the token's seat (table solver), with steps in words."""
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "manipulation":
-            raise ServiceError("wrong_family", "hints are given in manipulation games", 422)
+            raise ServiceError(ErrorCode.WRONG_FAMILY, "hints are given in manipulation games", 422)
         view = live.match.view(seat)
         if view.get("hand") is None:
-            raise ServiceError("not_seated", "this seat does not play the current round", 409)
+            raise ServiceError(
+                ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
+            )
         try:
             return await asyncio.to_thread(hint, live.rules, view, req.lang)
         except RummyError as e:
-            raise ServiceError("no_hint", str(e), 422) from None
+            raise ServiceError(ErrorCode.NO_HINT, str(e), 422) from None
 
     @router.post("/api/tables/{table_id}/hand")
     async def hand(
@@ -293,10 +302,12 @@ def _router() -> APIRouter:
         """Indian Rummy: judge the token's grouping, auto-arrange, check a declaration."""
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "indian":
-            raise ServiceError("wrong_family", "hands are arranged in Indian Rummy", 422)
+            raise ServiceError(ErrorCode.WRONG_FAMILY, "hands are arranged in Indian Rummy", 422)
         view = live.match.view(seat)
         if view.get("hand") is None:
-            raise ServiceError("not_seated", "this seat does not play the current hand", 409)
+            raise ServiceError(
+                ErrorCode.NOT_SEATED, "this seat does not play the current hand", 409
+            )
         try:
             judged = await asyncio.to_thread(
                 judge_hand,
@@ -309,7 +320,7 @@ def _router() -> APIRouter:
             )
             return judged.to_json()
         except RummyError as e:
-            raise ServiceError("bad_hand", str(e), 422) from None
+            raise ServiceError(ErrorCode.BAD_HAND, str(e), 422) from None
 
     @router.get("/api/tables/{table_id}/replay")
     async def replay(

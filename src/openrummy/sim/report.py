@@ -11,12 +11,22 @@ from pathlib import Path
 from rich.table import Table
 
 from .runner import TournamentResult
+from .stats import verdict
 
-__all__ = ["results_table", "tests_table", "write_chart", "write_results"]
+__all__ = ["results_table", "tests_table", "verdict_lines", "write_chart", "write_results"]
 
 
 def _pct(x: float) -> str:
     return "—" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _p(x: float) -> str:
+    """A p value; "—" where the test is undefined (one deal, or no variation)."""
+    return "—" if math.isnan(x) else f"{x:.2g}"
+
+
+def _signed(x: float, digits: int = 1) -> str:
+    return "—" if math.isnan(x) else f"{x:+.{digits}f}"
 
 
 def results_table(result: TournamentResult) -> Table:
@@ -25,7 +35,7 @@ def results_table(result: TournamentResult) -> Table:
         title=f"{spec.game}: {len(result.results)} games over {spec.deals} deals (seed {spec.seed})"
         + (" — interrupted" if result.interrupted else "")
     )
-    for col in ("bot", "games", "win rate", "95% CI", "mean score", "rating μ", "σ"):
+    for col in ("bot", "games", "win rate", "95% CI (Wilson)", "mean score", "rating μ", "σ"):
         table.add_column(col, justify="right" if col != "bot" else "left")
     for s in result.summaries():
         table.add_row(
@@ -33,7 +43,7 @@ def results_table(result: TournamentResult) -> Table:
             str(s.games),
             _pct(s.win_rate),
             f"{_pct(s.win_low)} – {_pct(s.win_high)}",
-            f"{s.mean_score:.1f}",
+            "—" if math.isnan(s.mean_score) else f"{s.mean_score:.1f}",
             f"{s.rating_mu:.1f}",
             f"{s.rating_sigma:.2f}",
         )
@@ -41,7 +51,10 @@ def results_table(result: TournamentResult) -> Table:
 
 
 def tests_table(result: TournamentResult) -> Table:
-    table = Table(title="paired over deals: is the first bot stronger?")
+    table = Table(
+        title="paired over deals: is the first bot stronger? "
+        "(Student's paired t test, n − 1 df; exact sign test)"
+    )
     for col in (
         "a",
         "b",
@@ -58,13 +71,18 @@ def tests_table(result: TournamentResult) -> Table:
             t.a,
             t.b,
             str(t.deals),
-            f"{100 * t.mean_difference:+.1f} pts",
-            f"{t.p_value:.2g}",
-            f"{t.sign_p_value:.2g}",
-            f"{t.score_difference:+.1f}",
-            f"{t.score_p_value:.2g}",
+            f"{_signed(100 * t.mean_difference)} pts",
+            _p(t.p_value),
+            _p(t.sign_p_value),
+            _signed(t.score_difference),
+            _p(t.score_p_value),
         )
     return table
+
+
+def verdict_lines(result: TournamentResult) -> list[str]:
+    """What each comparison shows, one line each, including when a run is too small."""
+    return [verdict(t) for t in result.tests()]
 
 
 def write_results(result: TournamentResult, path: Path) -> None:

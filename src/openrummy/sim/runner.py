@@ -74,6 +74,20 @@ def _run_job(args: tuple[TournamentSpec, int, int]) -> GameResult:
     return run_game(spec, deal, rotation)
 
 
+def _same_rules(game: str, theirs: object, mine: dict[str, Any]) -> bool:
+    """Do two option lists give the same rules (e.g. ``match.format = POOL_101`` written by
+    an earlier version, and ``POOL`` with ``pool.threshold = 101``)?"""
+    from openrummy.errors import ConfigError
+    from openrummy.rules import find_preset
+
+    if not isinstance(theirs, dict):
+        return False
+    try:
+        return bool(find_preset(game, theirs).options() == find_preset(game, mine).options())
+    except ConfigError:
+        return False
+
+
 def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
     """The games of ``spec`` already played in the JSON results file ``path`` (none if
     it does not exist): those of its deals below ``spec.deals`` and of the rotations it
@@ -96,6 +110,8 @@ def resumable(spec: TournamentSpec, path: Path) -> list[GameResult]:
         "unit": spec.unit,
     }
     for key, want in mine.items():
+        if key == "options" and _same_rules(spec.game, data.get(key), dict(spec.options)):
+            continue
         if data.get(key) != want:
             raise ValueError(
                 f"{path} is for another tournament: its {key} is {data.get(key)!r}, "

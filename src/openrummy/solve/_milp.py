@@ -6,7 +6,7 @@ a long hand, wrap-around aces) it would need gigabytes. :func:`solve_milp` answe
 question (:class:`CoreProblem` under a :class:`CoreSpec`, maximise the weight of the hand
 cards placed) with HiGHS, in bounded memory, and :mod:`.table` switches to it when the
 dynamic program exceeds its state budget. Both are exact; the tests compare each of them
-with a third, independent model (``tests/solve/ilp_reference.py``).
+with a third, independent model (``tests/helpers/ilp_reference.py``).
 
 The model: one integer multiplicity per candidate meld and tag (a run: suit and window of
 positions; a set: rank, the suits of its naturals, its number of jokers); for each run, the

@@ -12,6 +12,11 @@ Each input line is an object::
 * ``groups`` (optional): a shown grouping to judge as a declaration (list of lists);
 * ``id`` (optional): echoed back.
 
+A line that does not start with ``{`` is read as a position in the notation of
+``docs/positions.md``; its preset, options, indicator and the seat's hand are used::
+
+    indian13 | hand 3H 4H 5H 9S JK JS QC QD QH KS 7D 5C 3C | indicator 2C | sizes 13 13
+
 Each output line answers its input line: the least-deadwood ``groups`` (wild identities
 written ``JK=QS``), ``deadwood``, ``points`` (capped) and ``declarable``; after the draw also
 the best ``discard`` and ``declare_with`` (a finish card, or null); with ``groups`` a
@@ -76,6 +81,13 @@ def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
 
     Its values are JSON values (text, numbers, lists and objects of them), typed
     ``object`` because their shape depends on the key."""
+    if not text.lstrip().startswith("{"):
+        try:
+            return _answer(_from_notation(text))
+        except RummyError as e:
+            from openrummy.solve.jsonl import notation_error
+
+            return {"error": notation_error(text, e), "line": line}
     try:
         request = json.loads(text)
     except json.JSONDecodeError as e:
@@ -140,6 +152,21 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
     if "id" in req:
         out["id"] = req["id"]
     return out
+
+
+def _from_notation(text: str) -> dict[str, object]:
+    """A request object from a position in notation (the seat's hand and the indicator)."""
+    from openrummy.position import Position
+
+    p = Position.parse(text)
+    if not isinstance(p.rules, IndianRules):
+        raise RummyError(f"{p.game} is not an Indian Rummy game: use rummy solve")
+    return {
+        "game": p.game,
+        "options": dict(p.options),
+        "indicator": str(p.indicator),
+        "hand": [str(c) for c in p.hand],
+    }
 
 
 def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:

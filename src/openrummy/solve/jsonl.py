@@ -10,6 +10,11 @@ One position per input line::
 cards (then only the multiset matters), ``hand`` a list of cards. Cards are in the
 project's notation (``TS`` = ``10S``; ``JK`` is a joker, ``JK=4S`` one with its identity).
 
+A line that does not start with ``{`` is read as a position in the notation of
+``docs/positions.md`` (the seat's hand, the table, and whether the seat has opened)::
+
+    robbers | hand 3S 4H 4D JK | table [4S 5S 6S 7S] | opened 0
+
 One output line per input line, in order: the answer, or ``{"error": "..."}`` for that
 line alone (blank lines are skipped)::
 
@@ -17,6 +22,9 @@ line alone (blank lines are skipped)::
     >>> out = json.loads(next(solve_lines([line])))
     >>> out["count"], out["placed"], out["hand"]
     (4, ['3S', '4H', '4D', 'JK'], [])
+    >>> out = json.loads(next(solve_lines(["robbers | hand 3S 4H 4D JK | table [4S 5S 6S 7S] | opened 0"])))
+    >>> out["count"], out["hand"]
+    (4, [])
 """
 
 from __future__ import annotations
@@ -36,7 +44,14 @@ from openrummy.solve.explain import explain
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 from openrummy.solve.table import Play, best_play
 
-__all__ = ["parse_position", "play_to_json", "solve_line", "solve_lines"]
+__all__ = [
+    "notation_error",
+    "parse_position",
+    "play_to_json",
+    "read_notation",
+    "solve_line",
+    "solve_lines",
+]
 
 
 def parse_position(
@@ -73,6 +88,25 @@ def parse_position(
     return rules, [_item(x).card for x in raw_table], hand, opened
 
 
+def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card], bool]:
+    """Rules, table, hand and ``opened`` (of the seat) from a position in notation."""
+    from openrummy.position import Position
+
+    p = Position.parse(text)
+    rules = p.rules
+    if not isinstance(rules, ManipulationRules):
+        raise NotationError(f"{p.game!r} is not a manipulation game: use rummy arrange")
+    return rules, list(p.table), list(p.hand), p.seat in p.opened
+
+
+def notation_error(line: str, error: Exception) -> str:
+    """The message for a line read as a position that failed: a line without any ``|``
+    was more likely meant as JSON, so say both."""
+    if "|" not in line:
+        return f"not JSON, and not a position ({error})"
+    return str(error)
+
+
 def _card(token: object) -> Card:
     if not isinstance(token, str):
         raise NotationError(f'{token!r} is not a card (write e.g. "10H")')
@@ -102,13 +136,33 @@ def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, o
 
 
 def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dict[str, object]:
-    """The answer to one input line as a JSON-ready object (errors included)."""
+    """The answer to one input line (JSON, or a position in notation) as a JSON-ready
+    object (errors included)."""
+    if not line.lstrip().startswith("{"):
+        try:
+            rules, table, hand, opened = read_notation(line)
+        except RummyError as e:
+            return {"error": notation_error(line, e)}
+        return _solve(rules, table, hand, opened, settings)
     try:
         data = json.loads(line)
     except json.JSONDecodeError as e:
         return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
     try:
-        rules, table, hand, opened = parse_position(data)
+        rules, table_or_cards, hand, opened = parse_position(data)
+    except RummyError as e:
+        return {"error": str(e)}
+    return _solve(rules, table_or_cards, hand, opened, settings)
+
+
+def _solve(
+    rules: ManipulationRules,
+    table: list[Meld] | list[Card],
+    hand: list[Card],
+    opened: bool,
+    settings: SolverSettings,
+) -> dict[str, object]:
+    try:
         t0 = time.perf_counter()
         play = best_play(rules, table, hand, opened=opened, settings=settings)
         ms = (time.perf_counter() - t0) * 1000

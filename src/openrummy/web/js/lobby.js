@@ -10,7 +10,9 @@ import { t } from "./i18n.js";
 const FORMATS = {
   manipulation: ["ROUNDS_LOWEST_TOTAL", "FIRST_TO_N_OUTS", "SINGLE_ROUND"],
   rummikub: ["ROUNDS_HIGHEST_TOTAL", "SINGLE_ROUND"],
-  indian: ["POINTS", "POOL_101", "POOL_201", "DEALS"],
+  // Pools are sent by their earlier one-word names (POOL_101 = match.format POOL with
+  // pool.threshold 101), which the engine still reads.
+  indian: ["POINTS", "POOL_61", "POOL_101", "POOL_201", "DEALS"],
 };
 
 /** @param {HTMLElement} root */

@@ -35,6 +35,7 @@ export const de = {
   "format.FIRST_TO_N_OUTS": "Wer zuerst dreimal aussteigt",
   "format.SINGLE_ROUND": "Eine einzige Runde",
   "format.POINTS": "Punkte: ein Blatt",
+  "format.POOL_61": "Pool 61",
   "format.POOL_101": "Pool 101",
   "format.POOL_201": "Pool 201",
   "format.DEALS": "Deals (feste Zahl an Blättern)",

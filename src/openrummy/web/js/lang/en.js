@@ -35,6 +35,7 @@ export const en = {
   "format.FIRST_TO_N_OUTS": "First to go out 3 times",
   "format.SINGLE_ROUND": "A single round",
   "format.POINTS": "Points: one hand",
+  "format.POOL_61": "Pool 61",
   "format.POOL_101": "Pool 101",
   "format.POOL_201": "Pool 201",
   "format.DEALS": "Deals",
