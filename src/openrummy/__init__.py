@@ -16,6 +16,7 @@ from openrummy.errors import (
     RecordError,
     RummyError,
 )
+from openrummy.events import Event, EventCode, Violation
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
 from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
@@ -27,6 +28,8 @@ __all__ = [
     "AceMode",
     "Card",
     "ConfigError",
+    "Event",
+    "EventCode",
     "IllegalActionError",
     "InvalidMeldError",
     "ManipulationGame",
@@ -40,6 +43,7 @@ __all__ = [
     "RecordError",
     "RummyError",
     "Suit",
+    "Violation",
     "find_preset",
     "parse_cards",
 ]
