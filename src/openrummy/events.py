@@ -22,7 +22,7 @@ web client, from the same catalogue) turns them into words in the reader's langu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -185,8 +185,6 @@ class Event:
         """The event with a round's seat numbers turned into match seats (``seats[i]``)."""
         if self.seat is None:
             return self
-        from dataclasses import replace
-
         return replace(self, seat=seats[self.seat])
 
     @property
