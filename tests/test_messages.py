@@ -3,10 +3,14 @@ every template names only parameters its message carries."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import openrummy
 from openrummy.bots import make_bot, play_match
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.registry import new_match
@@ -179,3 +183,57 @@ def test_illegal_actions_say_why_as_data() -> None:
     assert why is not None and why.key == "illegal.pass_with_stock"
     assert str(err.value) == "you may pass only when the stock is empty"
     assert render(why, "de") == "passen darfst du nur, wenn der Talon leer ist"
+
+
+def _with_labels(data: Any, cards: dict[str, str], melds: dict[str, str]) -> Any:
+    """A message with its cards and melds as the page labels them (``7♥``, ``[5♥ 6♥ …]``)."""
+    if isinstance(data, list):
+        return [_with_labels(v, cards, melds) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        kind = CAT["params"].get(key)
+        if kind == "card":
+            out[key] = cards[value]
+        elif kind == "cards":
+            out[key] = [cards[v] for v in value]
+        elif kind == "meld":
+            out[key] = melds[value]
+        elif kind == "melds":
+            out[key] = [melds[v] for v in value]
+        else:
+            out[key] = _with_labels(value, cards, melds)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
+    """The web page's messages.js and :func:`render` read the same catalogue the same way."""
+    messages = []
+    for section, key, entry in entries():
+        for number in (1, 2):
+            data = sample(entry["params"], number)
+            head = {"code": key} if section == "events" else {"reason": key}
+            messages.append({"message": {**head, **data}, "names": None})
+            messages.append({"message": {**head, **data}, "names": ["Ann", "Bo", "Cy"]})
+    payload = {
+        "catalogue": CAT,
+        "lang": lang,
+        "messages": messages,
+        "cards": sorted({SAMPLES["card"], *SAMPLES["cards"]}),
+        "melds": sorted({SAMPLES["meld"], *SAMPLES["melds"]}),
+    }
+    web = Path(openrummy.__file__).parent / "web" / "js"
+    script = Path(__file__).parent / "js" / "render_messages.mjs"
+    done = subprocess.run(
+        ["node", str(script), str(web)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    page = json.loads(done.stdout)
+    for m, text in zip(messages, page["texts"], strict=True):
+        labelled = _with_labels(m["message"], page["cards"], page["melds"])
+        assert text == render(labelled, lang, m["names"]), m
