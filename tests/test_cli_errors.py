@@ -95,6 +95,18 @@ def test_simulate_output_is_a_directory(option: str, tmp_path: Path) -> None:
     assert_one_line_error(res, 2, option, "is a directory")
 
 
+@pytest.mark.parametrize(
+    ("option", "name", "words"),
+    [("--out", "results.txt", [".json or .csv"]), ("--chart", "chart.xyz", ["png", "svg"])],
+)
+def test_simulate_output_of_an_unknown_kind(
+    option: str, name: str, words: list[str], tmp_path: Path
+) -> None:
+    res = rummy("simulate", "--deals", "1000", "--backend", "inline", option, str(tmp_path / name))
+    assert_one_line_error(res, 2, option, *words)
+    assert res.stdout == ""
+
+
 def test_an_unwritable_output_is_left_as_it_was(tmp_path: Path) -> None:
     # The check opens the file for appending: an existing file keeps its content, and a
     # file that did not exist is not left behind when the run then fails for another reason.
@@ -120,6 +132,18 @@ def test_an_unwritable_output_is_left_as_it_was(tmp_path: Path) -> None:
 )
 def test_serve_settings(args: list[str], words: list[str]) -> None:
     assert_one_line_error(rummy("serve", *args), 2, *words)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo", "-o", "opening.treshold=30"],
+        ["simulate", "-o", "meld.ace_mode=SIDEWAYS"],
+        ["presets", "bogus"],
+    ],
+)
+def test_rule_mistakes_point_to_the_rule_reference(args: list[str]) -> None:
+    assert_one_line_error(rummy(*args), 2, "docs/rules/")
 
 
 def test_version() -> None:

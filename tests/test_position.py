@@ -18,6 +18,7 @@ from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset, preset_names
+from openrummy.rules.indian import IndianRules
 
 #: A few option sets per family to mix into generated positions (skipped where invalid).
 OVERRIDES: dict[str, list[dict[str, Any]]] = {
@@ -186,6 +187,12 @@ def test_indian_position_with_a_drop_and_a_hand_after_the_draw() -> None:
     assert "paplu" not in str(p)
 
 
+def test_seat_lists_and_the_hand_are_sets() -> None:
+    a = Position.parse("robbers | sizes 3 3 3 | hand 5S 3S 4S | opened 2 0")
+    b = Position.parse("robbers | sizes 3 3 3 | hand 3S 4S 5S | opened 0 2")
+    assert a == b and str(a) == str(b) and "opened 0 2" in str(a)
+
+
 def test_minimal_position_fills_defaults() -> None:
     p = Position.parse("robbers | hand 3S 4S 5S | table [6S 7S 8S]")
     assert p.seat == 0 and p.turn == 0 and p.hand_sizes == (3, 3) and p.opened == ()
@@ -199,7 +206,8 @@ def test_minimal_position_fills_defaults() -> None:
 def test_options_are_kept_by_name_and_earlier_names_are_read() -> None:
     p = Position.parse("indian13 match.format=POOL_201 | hand - | sizes 0 0 | indicator 5C")
     assert p.options == (("match.format", "POOL"), ("pool.threshold", "201"))
-    assert p.rules.pool_threshold == 201
+    rules = p.rules
+    assert isinstance(rules, IndianRules) and rules.pool_threshold == 201
     assert str(p).startswith("indian13 match.format=POOL pool.threshold=201 | ")
     q = Position.parse("robbers opening.threshold=40 | hand 3S")
     assert q.options == ()  # 40 is the preset's own value

@@ -44,3 +44,16 @@ def test_worked_examples(page: str) -> None:
     result = doctest.testfile(str(DOCS / page), module_relative=False, verbose=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_rummy_presets_points_to_the_reference() -> None:
+    from typer.testing import CliRunner
+
+    from openrummy.cli import app
+
+    listing = CliRunner().invoke(app, ["presets"])
+    assert listing.exit_code == 0 and "docs/rules/" in listing.output
+    one = CliRunner().invoke(app, ["presets", "indian21"])
+    assert one.exit_code == 0
+    assert one.output.rstrip().endswith("docs/rules/indian.md")
+    assert "v21.value_points                         10,30,50" in one.output

@@ -53,6 +53,15 @@ def _overrides(options: Sequence[str] | None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``error: message`` on standard error; the caller raises the returned Exit.
+
+    Raised while handling a :class:`ConfigError` (a preset or option mistake), the line
+    also says where every preset and option is explained.
+    """
+    from openrummy.errors import ConfigError
+
+    if isinstance(sys.exc_info()[1], ConfigError) and "docs/rules" not in message:
+        message += " (every preset and option: docs/rules/)"
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
 
@@ -528,8 +537,15 @@ def simulate(
         raise _fail("--resume needs --out with a .json file (the run to go on from)")
     if out is not None and not (resume and out.is_file()):
         _check_output(out, "--out")
+    if out is not None and out.suffix.lower() not in (".json", ".csv"):
+        raise _fail(f"--out {out}: name a .json or .csv file")
     if chart is not None:
+        from matplotlib.backend_bases import FigureCanvasBase
+
         _check_output(chart, "--chart")
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        if chart.suffix.lower().lstrip(".") not in kinds:
+            raise _fail(f"--chart {chart}: name a picture file ({', '.join(sorted(kinds))})")
     try:
         spec = TournamentSpec(
             game=game, bots=names, deals=deals, seed=seed, options=_overrides(option), unit=unit

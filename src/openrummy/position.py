@@ -112,8 +112,11 @@ class Position:
     _rules: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        # One value per position: the hand is a multiset, written in sorted order.
+        # One value per position: the hand is a multiset and the seat lists are sets,
+        # written in sorted order.
         object.__setattr__(self, "hand", tuple(sorted(self.hand, key=Card.sort_key)))
+        for name in ("opened", "dropped", "invalid"):
+            object.__setattr__(self, name, tuple(sorted(getattr(self, name))))
 
     # -- rules ------------------------------------------------------------------------------
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +190,15 @@ def test_standings_json_round_trip() -> None:
     assert Standings.from_json(s.to_json()) == s
     assert Standings().to_json() == {} and Standings().is_start
     assert Standings(totals=(0, 0)).is_start and not s.is_start
+
+
+def test_a_record_with_impossible_standings_is_a_record_error() -> None:
+    from openrummy.errors import RecordError
+
+    record = load_record(RECORDS / "indian13-pool101-old-name.json")
+    record.standings = {"totals": [150, 0, 0, 0]}
+    with pytest.raises(RecordError, match="not eliminated"):
+        record.replay()
+    record.standings = "81"  # type: ignore[assignment]
+    with pytest.raises(RecordError, match="'standings' must be an object"):
+        GameRecord.from_json(json.loads(record.dumps()))

@@ -216,9 +216,13 @@ async def _check_game(server, preset_key: str, tid: str, clients: dict[int | Non
     return checked
 
 
-@pytest.mark.parametrize("preset_key", list(PLANS))
-async def test_no_hidden_card_in_any_message(server, preset_key):
-    games = PLANS[preset_key][2]
+@pytest.mark.parametrize(
+    ("preset_key", "games"),
+    # every plan's full count in the exhaustive tier; a few games of each in every run
+    [pytest.param(k, plan[2], marks=pytest.mark.slow, id=f"{k}-all") for k, plan in PLANS.items()]
+    + [pytest.param(k, 3, id=f"{k}-3") for k in PLANS],
+)
+async def test_no_hidden_card_in_any_message(server, preset_key, games):
     done = 0
     checked = 0
     limit = asyncio.Semaphore(8)

@@ -76,8 +76,7 @@ def test_t_critical_inverts_the_tail() -> None:
 
 def test_wilson_interval_matches_the_formula() -> None:
     # 7 of 10: the textbook Wilson 95 % interval 0.3968–0.8922.
-    low, high = wilson_interval(0.7, 10)
-    assert (low, high) == (pytest.approx(0.39677, abs=1e-4), pytest.approx(0.89222, abs=1e-4))
+    assert wilson_interval(0.7, 10) == pytest.approx((0.39677, 0.89222), abs=1e-4)
 
 
 def test_eight_wins_out_of_eight_is_not_certain() -> None:
