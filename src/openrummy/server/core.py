@@ -20,7 +20,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from openrummy.messages import render
+from openrummy.messages import Reason, render
 from openrummy.rules import find_preset
 
 from .bus import Bus
@@ -172,7 +172,7 @@ class ServiceCore(abc.ABC):
         """Plan the next automatic step: a bot's move or the turn timer."""
 
     @abc.abstractmethod
-    async def _set_away(self, live: Live, seat: int, away: bool, why: str = "") -> None:
+    async def _set_away(self, live: Live, seat: int, away: bool, why: Reason | None = None) -> None:
         """Mark a seat away (a stand-in plays) or back."""
 
     @abc.abstractmethod

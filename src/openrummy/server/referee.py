@@ -27,6 +27,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from openrummy.errors import IllegalActionError
+from openrummy.messages import Reason
 
 from . import fairness
 from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps, event_info
@@ -177,7 +178,7 @@ class Referee(ServiceCore):
             and live.row.seats[seat].kind == "human"
         ):
             n = live.timeouts[seat]
-            await self._set_away(live, seat, True, f"{n} turns timed out in a row")
+            await self._set_away(live, seat, True, Reason.of("notice.timeouts", count=n))
             return
         self._schedule(live, owner=True)
 
