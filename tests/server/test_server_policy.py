@@ -64,6 +64,8 @@ async def test_repeated_timeouts_hand_the_seat_to_a_stand_in_until_resume(server
     notice = await ca.expect("notice")
     assert notice["seat"] == 0 and "Ann is away" in notice["text"]
     assert "2 turns timed out in a row" in notice["text"]
+    assert notice["data"]["reason"] == "notice.away"
+    assert notice["data"]["cause"] == {"reason": "notice.timeouts", "count": 2}
     timeouts = [
         m for m in ca.received if m["type"] == "update" and m["event"]["action"] == "timeout"
     ]
