@@ -291,3 +291,12 @@ def test_from_view_needs_a_seat() -> None:
     with pytest.raises(NotationError, match="spectator"):
         Position.from_view(game.view(None))
     assert Position.from_view(game.view(1)) == Position.from_game(game, 1)
+
+
+def test_position_in_a_pool_round_that_leaves_a_seat_out() -> None:
+    rules = find_preset("indian13", {"match.format": "POOL", "pool.threshold": 101})
+    match = IndianMatch(rules, 4, seed=2, standings={"totals": [0, 120, 30, 90], "eliminated": [1]})
+    p = Position.from_game(match, 2)  # match seat 2 sits at seat 1 of the three-seat round
+    assert p.seat == 1 and p.players == 3 and Position.parse(str(p)) == p
+    with pytest.raises(IllegalActionError, match="seat 1 does not play"):
+        Position.from_game(match, 1)

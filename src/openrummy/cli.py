@@ -339,8 +339,10 @@ def replay(
         bool,
         typer.Option(
             "--verify",
-            help="Check the fair deal: the revealed seed hashes to the published commitment "
-            "and the record replays from it.",
+            help="Prove the fair deal: the revealed seed and deal terms hash to the "
+            "commitment, and every deck, the first dealer and every card drawn follow from "
+            "the seed (docs/server.md). Exits 1 unless the record is complete and every "
+            "check holds.",
         ),
     ] = False,
     commitment: Annotated[
@@ -351,18 +353,38 @@ def replay(
             "(default: the one the record carries).",
         ),
     ] = None,
+    allow_unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unfinished",
+            help="With --verify: accept a game that is not finished, as a partial check of "
+            "what was played.",
+        ),
+    ] = False,
     lang: LangOption = "en",
 ) -> None:
     """Replay a game record and print its course and outcome."""
     from openrummy.record import load_record
 
-    digest = ""
+    if (commitment is not None or allow_unfinished) and not verify:
+        raise _fail("--commitment and --allow-unfinished go with --verify")
+    checked: Any = None
     try:
         rec = load_record(file)
         if verify:
-            from openrummy.server.fairness import verify_record
+            from openrummy.verify import verify_deal
 
-            digest = verify_record(rec, commitment)
+            checked = verify_deal(rec, commitment, allow_unfinished=allow_unfinished)
+            if not checked.ok:
+                if as_json:
+                    typer.echo(json.dumps({"verification": checked.to_json()}))
+                for line in checked.summary():
+                    typer.echo(line, err=True)
+                raise typer.Exit(1)
+            # Replay what was verified: the match dealt from the seed alone.
+            import dataclasses
+
+            rec = dataclasses.replace(rec, decks=None, first_dealer=None)
         names = rec.players
         lines: list[str] = []
 
@@ -383,8 +405,8 @@ def replay(
             "outcome": match.outcome.to_json() if match.outcome else None,
             "finished": match.outcome is not None,
         }
-        if verify:
-            payload["verified_commitment"] = digest
+        if checked is not None:
+            payload["verification"] = checked.to_json()
         typer.echo(json.dumps(payload, ensure_ascii=False))
         return
     typer.echo(f"{rec.game}: {', '.join(names)}; seed {rec.seed}; {len(rec.actions)} actions")
@@ -394,11 +416,9 @@ def replay(
         typer.echo(line)
     if match.outcome is None:
         typer.echo("the game is not finished")
-    if verify:
-        typer.echo(
-            f"verified: sha256(seed) = {digest}, the commitment published at the start, "
-            "and the record replays from that seed"
-        )
+    if checked is not None:
+        for line in checked.summary():
+            typer.echo(line)
 
 
 # -- bots and tournaments ----------------------------------------------------------------------

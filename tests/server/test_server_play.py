@@ -6,7 +6,8 @@ import pytest
 
 from helpers.players import play_out
 from openrummy.record import GameRecord
-from openrummy.server.fairness import commitment, verify_record
+from openrummy.server.fairness import check_commitment, commitment
+from openrummy.verify import verify_deal
 
 pytestmark = pytest.mark.anyio
 
@@ -29,12 +30,14 @@ async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
         {a["seat"]: ca, b["seat"]: cb}, "robbers_s003", {"match.format": "SINGLE_ROUND"}
     )
     reveal = await watcher.expect("reveal")
-    assert commitment(reveal["seed"]) == published
+    deal = {"game": "robbers_s003", "options": {"match.format": "SINGLE_ROUND"}, "players": 2}
+    assert commitment(reveal["seed"], **deal) == published
     r = await server.http.get(f"/api/tables/{tid}/record")
     assert r.status_code == 200
     rec = GameRecord.from_json(r.json())
     assert len(rec.actions) == sent
-    assert verify_record(rec, published) == published
+    assert check_commitment(rec, published) == (published, "sha256-deal")
+    assert verify_deal(rec, published).finished
     assert rec.replay().is_over
     info = (await server.http.get(f"/api/tables/{tid}")).json()
     assert info["status"] == "finished" and info["game"]["seed"] == reveal["seed"]
@@ -65,7 +68,8 @@ async def test_replay_verify_checks_the_revealed_seed(server, tmp_path):
     runner = CliRunner()
     ok = runner.invoke(app, ["replay", str(good), "--verify", "--commitment", published])
     assert ok.exit_code == 0, ok.output
-    assert f"verified: sha256(seed) = {published}" in ok.output
+    assert f"verified: {published} = sha256 of the seed, preset, options" in ok.output
+    assert "the game is complete" in ok.output
 
     other = await server.client(tid)  # another table's seed must not pass for this one
     assert other.welcome["table"]["game"]["seed"] == record["seed"]
@@ -73,8 +77,24 @@ async def test_replay_verify_checks_the_revealed_seed(server, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(forged), encoding="utf-8")
     res = runner.invoke(app, ["replay", str(bad), "--verify"])
-    assert res.exit_code == 2
-    assert "does not match the commitment" in res.output
+    assert res.exit_code == 1
+    assert "the deal terms do not match the commitment" in res.output
     wrong = runner.invoke(app, ["replay", str(good), "--verify", "--commitment", "ab" * 32])
-    assert wrong.exit_code == 2
+    assert wrong.exit_code == 1
     assert "is not the one published" in wrong.output
+
+
+async def test_a_closed_games_record_verifies_only_as_a_partial_check(server):
+    made = await server.create(preset="robbers", seats=[{}, {"kind": "bot", "bot": "random"}])
+    tid = made["table"]["id"]
+    await server.join(tid, "Ann")
+    started = await server.start_table(tid, made["creator_token"])
+    published = started["game"]["commitment"]
+    auth = {"Authorization": f"Bearer {made['creator_token']}"}
+    r = await server.http.post(f"/api/tables/{tid}/close", headers=auth)
+    assert r.status_code == 200 and r.json()["game"]["status"] == "aborted"
+    rec = GameRecord.from_json((await server.http.get(f"/api/tables/{tid}/record")).json())
+    unfinished = verify_deal(rec, published)
+    assert not unfinished.ok and unfinished.problems[0].startswith("unfinished:")
+    partial = verify_deal(rec, published, allow_unfinished=True)
+    assert partial.ok and partial.partial, partial.problems

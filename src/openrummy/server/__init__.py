@@ -18,8 +18,8 @@ view. Modules, from the outside in:
 * :mod:`~openrummy.server.store`: SQLAlchemy (SQLite or PostgreSQL), Alembic migrations
   shipped in ``openrummy/server/migrations``;
 * :mod:`~openrummy.server.bus`: PostgreSQL LISTEN/NOTIFY between server processes;
-* :mod:`~openrummy.server.fairness`: seed commitments (``rummy replay --verify``).
+* :mod:`~openrummy.server.fairness`: fresh seeds and the commitments published at the start
+  (checked by :mod:`openrummy.verify`, ``rummy replay --verify``).
 
-This package's ``__init__`` imports nothing heavy, so ``openrummy.server.fairness`` stays
-cheap for the command line.
+This package's ``__init__`` imports nothing heavy, so its modules stay cheap to import.
 """

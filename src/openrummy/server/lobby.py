@@ -67,7 +67,7 @@ def table_info(row: TableRow) -> TableInfo:
             finished_at=game.finished_at,
             seq=row.seq,
             commitment=game.commitment,
-            scheme=fairness.SCHEME,
+            scheme=fairness.scheme_of(game.seed, game.commitment),
             seed=None if game.status == "running" else game.seed,
             result=game.result,
         ),
@@ -242,7 +242,9 @@ class Lobby(ServiceCore):
         ok = await self.store.start_game(
             table_id,
             seed=seed,
-            commitment=fairness.commitment(seed),
+            commitment=fairness.commitment(
+                seed, game=row.preset, options=row.options, players=row.players
+            ),
             started_at=self.clock(),
             bot_seats=bot_seats,
         )
@@ -287,7 +289,10 @@ class Lobby(ServiceCore):
             actions=actions,
             result=game.result,
             meta={
-                "fairness": {"scheme": fairness.SCHEME, "commitment": game.commitment},
+                "fairness": {
+                    "scheme": fairness.scheme_of(game.seed, game.commitment),
+                    "commitment": game.commitment,
+                },
                 "table": table_id,
                 "status": game.status,
                 "finished_at": game.finished_at,

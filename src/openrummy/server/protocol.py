@@ -179,7 +179,8 @@ class GameInfo(BaseModel):
     seq: int
     """Actions applied so far (the sequence number of the last one)."""
     commitment: str
-    """SHA-256 of the secret seed, published at the start (``docs/server.md``, fair deals)."""
+    """SHA-256 of the deal terms with the secret seed, published at the start (``docs/server.md``,
+    fair deals)."""
     scheme: str
     seed: str | None
     """Revealed once the game is over."""

@@ -201,7 +201,7 @@ class Referee(ServiceCore):
                 "type": "reveal",
                 "seed": game.seed,
                 "commitment": game.commitment,
-                "scheme": fairness.SCHEME,
+                "scheme": fairness.scheme_of(game.seed, game.commitment),
                 "record": f"/api/tables/{live.id}/record",
             },
         )
