@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from openrummy.bots import make_bot
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.rules import find_preset
 from openrummy.sim import TournamentSpec, run_game
 from openrummy.solve._fast import warm

@@ -47,7 +47,7 @@ from openrummy.games.commit import commit_violations
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
-from openrummy.solve import Play, best_play
+from openrummy.solve import BestPlay, best_play
 
 SIZES = (20, 40, 60, 80)
 
@@ -83,8 +83,8 @@ class Solved:
     row: Row
     label: str
     position: Position
-    fast: Play
-    full: Play
+    fast: BestPlay
+    full: BestPlay
     optimum: tuple[int, int] = (0, 0)
 
 
@@ -184,7 +184,7 @@ def load_reference() -> Reference:
     return optimum
 
 
-def legality(rules: ManipulationRules, p: Position, play: Play) -> list[str]:
+def legality(rules: ManipulationRules, p: Position, play: BestPlay) -> list[str]:
     """Why this play is not a legal turn (the engine's commit checks), or nothing."""
     cards = [c for m in play.table for c in m.cards]
     before = [c for m in p.table for c in m.cards] + list(play.placed)

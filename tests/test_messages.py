@@ -13,7 +13,7 @@ import pytest
 import openrummy
 from openrummy.bots import make_bot, play_match
 from openrummy.events import Event, EventCode, Violation
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.messages import LANGS, Reason, catalogue, placeholders, render
 from openrummy.rules import find_preset
 

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from openrummy.bots import make_bot, play_match
 from openrummy.cards import Card
 from openrummy.cli import app
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 from openrummy.server import fairness

@@ -147,8 +147,6 @@ def validate(
     try:
         rules = find_preset(game, _overrides(option))
         meld_rules = rules.meld_rules
-        if callable(meld_rules):  # families whose meld rules depend on the hand's wild rank
-            meld_rules = meld_rules(None)
         parsed = [Meld.parse(text) for text in melds]
     except RummyError as e:
         raise _fail(str(e)) from None
@@ -263,7 +261,7 @@ def demo(
     """Play a game between bots and print it turn by turn."""
     from openrummy.bots import make_bot, play_match
     from openrummy.games.actions import Play
-    from openrummy.games.registry import new_match
+    from openrummy.games.families import new_match
     from openrummy.record import GameRecord
     from openrummy.rules import find_preset
 

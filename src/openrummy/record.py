@@ -5,7 +5,7 @@ differ from it, the seat names, the seed (or the decks in draw order), and every
 action with its time stamp. The format is documented in ``docs/record-format.md``.
 
     >>> from openrummy.rules import find_preset
-    >>> from openrummy.games.registry import new_match
+    >>> from openrummy.games.families import new_match
     >>> from openrummy.bots import SimpleBot, play_match
     >>> rules = find_preset("robbers_s003")
     >>> match = new_match(rules, 2, seed=4)
@@ -27,9 +27,10 @@ from typing import Any
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, NotationError, RecordError, RummyError
 from openrummy.games.actions import Action, action_from_json, action_to_json
-from openrummy.games.registry import new_match
-from openrummy.rules import find_preset
-from openrummy.rules.options import OptionSet
+from openrummy.games.families import Match, new_match
+from openrummy.games.indian import IndianResult
+from openrummy.games.manipulation import Result
+from openrummy.rules import Rules, find_preset
 
 __all__ = ["FORMAT", "VERSION", "GameRecord", "load_record"]
 
@@ -58,7 +59,7 @@ class GameRecord:
     @classmethod
     def from_match(
         cls,
-        match: Any,
+        match: Match,
         players: Sequence[str] | None = None,
         *,
         meta: Mapping[str, Any] | None = None,
@@ -84,24 +85,19 @@ class GameRecord:
             meta=dict(meta or {}),
         )
 
-    def rules(self) -> OptionSet:
+    def rules(self) -> Rules:
         try:
-            rules = find_preset(self.game, self.options)
+            return find_preset(self.game, self.options)
         except ConfigError as e:
             raise RecordError(f"the record's rules cannot be built: {e}") from e
-        assert isinstance(rules, OptionSet)
-        return rules
 
-    def new_match(self, *, clock: Callable[[], float] | None = None) -> Any:
+    def new_match(self, *, clock: Callable[[], float] | None = None) -> Match:
         """The match as dealt, before any action."""
         rules = self.rules()
         try:
             decks = [[Card.parse(c) for c in d] for d in self.decks] if self.decks else None
         except NotationError as e:
             raise RecordError(f"bad card in a stacked deck: {e}") from e
-        extra: dict[str, Any] = {}
-        if self.standings:
-            extra["standings"] = self.standings
         try:
             return new_match(
                 rules,
@@ -111,7 +107,7 @@ class GameRecord:
                 first_dealer=self.first_dealer,
                 clock=clock,
                 started_at=self.started_at,
-                **extra,
+                standings=self.standings or None,
             )
         except RummyError as e:
             raise RecordError(f"the record's match cannot be set up: {e}") from e
@@ -119,9 +115,9 @@ class GameRecord:
     def replay(
         self,
         *,
-        on_action: Callable[[int, Action, Any], None] | None = None,
+        on_action: Callable[[int, Action, Result | IndianResult], None] | None = None,
         check_result: bool = True,
-    ) -> Any:
+    ) -> Match:
         """Re-apply every action; raises :class:`RecordError` at the first that fails."""
         match = self.new_match()
         for i, action in enumerate(self.actions):

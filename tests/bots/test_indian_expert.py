@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from openrummy.bots import make_bot
+from openrummy.bots.indian import indian_view
 from openrummy.bots.indian_ladder import IndianExpertBot, _read
 from openrummy.games.indian import IndianMatch
 from openrummy.rules import find_preset
@@ -25,8 +26,8 @@ def test_the_look_ahead_is_the_mean_over_every_unseen_card() -> None:
         while not match.is_over and checked < 3 * (seed + 1):
             seat = match.current
             view = match.view(seat)
-            if seat == 0 and "discard" in view["legal"]:
-                seen = _read(view)
+            if seat == 0 and "discard" in view.legal:
+                seen = _read(indian_view(view))
                 seen.wilds = expert.wilds(seen)
                 pool = expert.unseen(seen)
                 visible = len(seen.hand) + len(seen.discard) + 1  # + the indicator

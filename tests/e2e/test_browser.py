@@ -12,7 +12,7 @@ import httpx
 
 from helpers.e2e import Server, drag, new_page, shot
 from openrummy.cards import Card
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.melds import Meld
 from openrummy.rules import find_preset
 from openrummy.solve import best_play

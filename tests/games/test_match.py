@@ -50,7 +50,7 @@ def test_T27_extra_round_among_the_tied_players() -> None:
     assert match.seats == (0, 1)  # an extra round between P1 and P2 only
     assert [len(h) for h in match.game.hands] == [13, 13]
     view = match.view(2)
-    assert view["hand"] is None and view["hand_sizes"][2] is None
+    assert view.hand is None and view.hand_sizes[2] is None
     finish_round(match, 1, {0: "QS"})
     assert match.outcome is not None
     assert match.outcome.winners == (1,) and "extra round" in match.outcome.decided_by

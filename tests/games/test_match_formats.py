@@ -65,7 +65,7 @@ def test_each_format_plays_to_its_end_and_replays(
     elif fmt in (MatchFormat.DEALS, MatchFormat.FIXED_HANDS):
         count = match.rules.deals.count if fmt is MatchFormat.DEALS else match.rules.match.hands
         assert len([r for r in match.rounds if not r.tie_break]) == count
-    assert match.view(0)["match"]["format"] == fmt.value
+    assert match.view(0).to_json()["match"]["format"] == fmt.value
     again = GameRecord.loads(GameRecord.from_match(match).dumps()).replay()
     assert again.outcome == outcome
 

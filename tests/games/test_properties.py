@@ -69,10 +69,11 @@ def run_checked_match(name: str, seed: int, players: int, bot_mix: int) -> Manip
         # Information flow: re-dealing the hidden cards must not change this seat's view.
         if step % 5 == 0:
             assert hidden_shuffled(game, seat, rng).view(seat) == game.view(seat)
-        assert view["hand"] == sorted(view["hand"], key=lambda t: Card.parse(t).sort_key())
-        assert Counter(view["hand"]) == Counter(str(c) for c in game.hands[seat])
+        assert view.hand is not None
+        assert list(view.hand) == sorted(view.hand, key=Card.sort_key)
+        assert Counter(view.hand) == Counter(game.hands[seat])
         spectator = match.view(None)
-        assert spectator["hand"] is None
+        assert spectator.hand is None
         action = bots[seat].choose(view)
         table_before = game.table
         hand_before = Counter(game.hands[seat])
@@ -185,12 +186,12 @@ def test_the_expert_samples_worlds_that_agree_with_everything_public() -> None:
         if "play" in pos.legal:
             world = expert.sample_world(pos)
             assert world is not None
-            assert world.opened == list(view["opened"])
+            assert world.opened == list(view.opened)
             assert Counter(world.hands[seat]) == Counter(pos.hand)
-            assert [len(h) for h in world.hands] == list(view["hand_sizes"])
+            assert [len(h) for h in world.hands] == list(view.hand_sizes)
             assert world.table == pos.table
             assert len(world.stock) == pos.stock
-            mixed += len(set(view["opened"])) > 1
+            mixed += len(set(view.opened)) > 1
         match.apply(greedy.choose(view))
     assert mixed > 5  # some seats had opened and some had not
 

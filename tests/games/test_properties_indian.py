@@ -74,7 +74,7 @@ def test_random_indian_games_keep_every_invariant(
         local = match.seats.index(seat)
         if step % 7 == 0 and game.phase.value != "SHOW":
             assert hidden_shuffled(game, local, rng).view(local) == game.view(local)
-        assert match.view(None)["hand"] is None
+        assert match.view(None).hand is None
         match.apply(bots[seat].choose(match.view(seat)))
         if match.game is game:
             assert game.all_cards() == total, "a card was created or lost"

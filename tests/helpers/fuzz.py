@@ -30,7 +30,7 @@ from openrummy.bots import make_bot
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import RummyError
 from openrummy.games.actions import Play
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.melds import Meld, MeldItem
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
@@ -48,10 +48,10 @@ CASES: list[tuple[str, dict[str, object]]] = [
     ("rummikub", {"match.rounds": 2}),
     ("rummikub", {"match.format": "SINGLE_ROUND", "fail.mode": "REJECT"}),
     ("indian13", {}),
-    ("indian13", {"match.format": "POOL_101"}),
-    ("indian13", {"match.format": "POOL_201"}),
+    ("indian13", {"match.format": "POOL", "pool.threshold": 101}),
+    ("indian13", {"match.format": "POOL", "pool.threshold": 201}),
     ("indian13", {"match.format": "DEALS"}),
-    ("indian13", {"match.format": "ROUNDS_LOWEST_TOTAL", "match.hands": 2}),
+    ("indian13", {"match.format": "FIXED_HANDS", "match.hands": 2}),
     ("indian13", {"scoring.loser_arrangement": "SUBMITTED"}),
     ("indian10", {}),
     ("indian21", {}),

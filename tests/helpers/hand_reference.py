@@ -296,7 +296,7 @@ def revalidate(arr: Arrangement, hand: Sequence[Card], rules: IndianRules, wilds
     """Every group is a valid meld of the kind claimed; groups + deadwood = the hand."""
     used = Counter(c for g in arr.groups for c in g.cards) + Counter(arr.deadwood)
     assert used == Counter(hand)
-    mr = rules.meld_rules(wilds)
+    mr = rules.meld_rules_for(wilds)
     for g, kind in zip(arr.groups, arr.kinds, strict=True):
         kinds = ref_kinds(list(g.cards), rules, wilds)
         if kind is GroupKind.PURE_SEQUENCE:

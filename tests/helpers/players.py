@@ -7,6 +7,7 @@ from typing import Any
 
 from helpers.server import HANG_GUARD, Client
 from openrummy.bots import make_bot
+from openrummy.games.views import view_from_json
 from openrummy.rules import find_preset
 
 
@@ -45,7 +46,8 @@ async def play_out(
                     if view is not None:
                         return
                 elif view["current"] == seat:
-                    reply = await c.act(str(bots[seat].choose(view)), state["seq"])
+                    choice = bots[seat].choose(view_from_json(view))
+                    reply = await c.act(str(choice), state["seq"])
                     sent += 1
                     assert sent <= max_actions
                     if reply["type"] == "update":

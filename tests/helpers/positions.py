@@ -141,6 +141,30 @@ def random_position(
     return Position(rules, table, hand, opened, f"seed={seed} {label} opened={opened}")
 
 
+def hand_joker_position(seed: int) -> Position:
+    """Like :func:`random_position`, but the hand is dealt 1–4 printed jokers first.
+
+    A random table takes most of the deck's jokers itself, so the hands of
+    ``random_position`` seldom hold one; these positions test the jokers of the hand.
+    """
+    rng = random.Random(seed)
+    rules, label = random_rules(rng)
+    if rules.deck.printed_jokers == 0:
+        rules = rules.with_options({"deck.printed_jokers": 2})
+        label += " +2 jokers"
+    pool = _deck(rules)
+    rng.shuffle(pool)
+    jokers = rng.randint(1, min(4, pool.count(JOKER)))
+    for _ in range(jokers):
+        pool.remove(JOKER)
+    table = random_table(rng, rules, pool, rng.randint(0, 150))
+    k = min(rng.choice([0, 1, 2, 3, 5, 8, 10, 14]), len(pool))
+    hand = [JOKER] * jokers + pool[:k]
+    rng.shuffle(hand)
+    opened = rng.random() < 0.75
+    return Position(rules, table, hand, opened, f"seed={seed} {label} opened={opened} hand jokers")
+
+
 def opening_position(seed: int) -> Position:
     """A player who has not opened, with a big hand (14–22 cards) beside a table of up to
     60 cards, under an opening rule that lets the opening turn also play on the table
@@ -178,9 +202,9 @@ def check_play(
     from collections import Counter
 
     from openrummy.games.commit import commit_violations
-    from openrummy.solve.table import Play
+    from openrummy.solve.table import BestPlay
 
-    assert isinstance(play, Play)
+    assert isinstance(play, BestPlay)
     mr = rules.meld_rules
     for m in play.table:
         m.validate(mr)

@@ -208,7 +208,7 @@ def test_wilds_and_values() -> None:
         r.wilds(Card.parse("7C"), wild_rank=8)
     with pytest.raises(ConfigError, match="not a rank"):
         r.wilds(wild_rank=14)
-    mr = r.meld_rules(w)
+    mr = r.meld_rules_for(w)
     assert mr.ace_mode is AceMode.HIGH_OR_LOW and mr.wild_rank == 7 and mr.min_naturals == 0
     assert Meld.parse("[9H 7D=10H JH]").check(mr) is None
     # §5.1: the indicator is out of play, so the decks hold one copy fewer of it.

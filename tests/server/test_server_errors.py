@@ -79,3 +79,23 @@ def test_every_error_is_raised_with_an_error_code(path: Path) -> None:
         )
         passed_on = isinstance(first, ast.Name | ast.Attribute)  # a code received, e.g. e.code
         assert named or passed_on, f"{path.name}:{node.lineno}: error code is not an ErrorCode"
+
+
+def test_openapi_lists_every_refusal_of_a_route(tmp_path: Path) -> None:
+    from openrummy.server.app import create_app
+    from openrummy.server.settings import Settings
+
+    app = create_app(Settings(db=f"sqlite+aiosqlite:///{tmp_path / 'spec.sqlite3'}"))
+    spec = app.openapi()
+    assert spec["components"]["schemas"]["ErrorCode"]["enum"] == [c.value for c in ErrorCode]
+    join = spec["paths"]["/api/tables/{table_id}/join"]["post"]["responses"]
+    assert {"404", "409", "422"} <= set(join)
+    schema = join["409"]["content"]["application/json"]["schema"]
+    assert schema["$ref"].endswith("/ErrorBody")
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            answers = set(op["responses"])
+            if path.startswith("/api/tables/{table_id}"):
+                assert "404" in answers, (method, path)
+            if any(p.get("name") == "authorization" for p in op.get("parameters", [])):
+                assert {"401", "403"} <= answers, (method, path)

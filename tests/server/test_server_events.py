@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from openrummy.bots import make_bot, play_match
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.rules import find_preset
 from openrummy.server.core import event_info, replay_events
 from openrummy.server.store import ActionRow, GameRow, SeatRow, TableRow

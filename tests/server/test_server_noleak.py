@@ -28,7 +28,7 @@ import pytest
 
 from helpers.players import play_out
 from openrummy.cards import Card
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.rules import find_preset
 
 pytestmark = pytest.mark.anyio
@@ -136,7 +136,7 @@ class Reference:
             # Only the views some client received at this seq (the others cost time).
             wanted = self.needed.get(len(self.views), set()) | {None}
             seats = [s for s in seats if s in wanted]
-        self.views.append({s: _strip(m.view(s)) for s in seats})
+        self.views.append({s: _strip(m.view(s).to_json()) for s in seats})
 
     def check(self, seat: int | None, msg: dict[str, Any], seq: int) -> list[str]:
         """Problems with one message received by ``seat`` (None: a spectator) at ``seq``."""
@@ -187,8 +187,11 @@ async def _one_game(server, preset_key: str, k: int) -> tuple[str, dict[int | No
     await server.start_table(tid, made["creator_token"])
     for c in (ca, cb):
         c.welcome = await c.expect("welcome", lambda m: m["view"] is not None)
+    # The spectator reads while the game is played: a client that lets its messages pile up
+    # stops reading its socket, and its keep-alive pings then go unanswered.
+    watching = asyncio.create_task(spectator.expect("reveal"))
     await play_out({a["seat"]: ca, b["seat"]: cb}, preset, options)
-    await spectator.expect("reveal")
+    await watching
     for c in (ca, cb, spectator):
         await c.close()
     return tid, {a["seat"]: ca, b["seat"]: cb, None: spectator}
@@ -243,15 +246,15 @@ def test_the_checker_finds_a_planted_leak():
     m = new_match(rules, 2, seed="leak", started_at=0.0)
     record = {"players": ["a", "b"], "seed": "leak", "started_at": 0.0, "actions": []}
     ref = Reference("robbers", {}, record)
-    honest = {"type": "welcome", "seq": 0, "view": m.view(0)}
+    honest = {"type": "welcome", "seq": 0, "view": m.view(0).to_json()}
     assert ref.check(0, honest, 0) == []
-    other = m.view(1)["hand"]
-    hidden = [c for c in other if c not in set(m.view(0)["hand"])]
+    other = m.view(1).to_json()["hand"]
+    hidden = [c for c in other if c not in set(m.view(0).to_json()["hand"])]
     leaky = {"type": "update", "seq": 0, "event": {"text": f"seat 1 holds {hidden[0]}"}}
     assert any("hidden card" in p for p in ref.check(0, leaky, 0))
-    spectator = dict(honest, view=dict(m.view(None), hand=other))
+    spectator = dict(honest, view=dict(m.view(None).to_json(), hand=other))
     assert ref.check(None, spectator, 0)
-    wrong_seat = {"type": "welcome", "seq": 0, "view": m.view(1)}
+    wrong_seat = {"type": "welcome", "seq": 0, "view": m.view(1).to_json()}
     assert ref.check(0, wrong_seat, 0)
 
 
@@ -260,8 +263,10 @@ def test_a_table_id_that_looks_like_a_card_is_no_leak():
     rules = find_preset("robbers")
     m = new_match(rules, 2, seed="leak", started_at=0.0)
     record = {"players": ["a", "b"], "seed": "leak", "started_at": 0.0, "actions": []}
-    hidden = next(c for c in m.view(1)["hand"] if c not in set(m.view(0)["hand"]))
+    hidden = next(
+        c for c in m.view(1).to_json()["hand"] if c not in set(m.view(0).to_json()["hand"])
+    )
     tid = f"4ewtPP9DG-{hidden}"
-    message = {"type": "welcome", "seq": 0, "table": {"id": tid}, "view": m.view(0)}
+    message = {"type": "welcome", "seq": 0, "table": {"id": tid}, "view": m.view(0).to_json()}
     assert Reference("robbers", {}, record, table_id=tid).check(0, message, 0) == []
     assert Reference("robbers", {}, record).check(0, message, 0)

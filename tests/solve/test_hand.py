@@ -91,7 +91,7 @@ def test_I05_jokers_in_sets() -> None:
     rules, wilds = setup()
     assert kinds_of("[7S 7H JK]", rules, wilds) == {GroupKind.SET}
     assert kinds_of("[7S 7S 7H]", rules, wilds) == set()
-    assert Meld.parse("[7S 7S 7H]").check(rules.meld_rules(wilds)) is not None
+    assert Meld.parse("[7S 7S 7H]").check(rules.meld_rules_for(wilds)) is not None
 
 
 def test_I06_ace_high_or_low_no_wrap() -> None:
@@ -269,7 +269,7 @@ def test_groups_carry_valid_identities() -> None:
     rules, wilds = setup(indicator="7D")
     hand = parse_cards("7C 7S JK 5H 6H AD QD KD 9S 10S 3C 3D 4S")
     a = min_deadwood(hand, rules, wilds)
-    mr = rules.meld_rules(wilds)
+    mr = rules.meld_rules_for(wilds)
     for g, kind in zip(a.groups, a.kinds, strict=True):
         assert g.check(mr) is None, g
         assert (g.kind(mr) is MeldKind.RUN) == (

@@ -3,7 +3,7 @@
 The golden files (``tests/golden``) hold fixed positions; this sample draws new ones each
 run from ``OPENRUMMY_SAMPLE_SEED`` (printed at the end of the run and in every failure;
 set it to repeat a run's sample): table positions over every preset, ace mode, 0–6 jokers,
-opening on and off and 0–150 table cards against the HiGHS model, and Indian hands of
+opening on and off, 0–150 table cards and hands holding jokers against the HiGHS model, and Indian hands of
 every preset against the exhaustive reference. The full seeded cross-checks are in
 ``test_table_cross.py`` and ``test_hand_crosscheck.py`` (the exhaustive tier).
 """
@@ -16,7 +16,12 @@ import pytest
 
 from helpers import SAMPLE_SEED_VARIABLE, sample_seed
 from helpers.hand_reference import biased_hand, reference, revalidate
-from helpers.positions import assert_matches_reference, opening_position, random_position
+from helpers.positions import (
+    assert_matches_reference,
+    hand_joker_position,
+    opening_position,
+    random_position,
+)
 from openrummy.rules import find_preset
 from openrummy.solve.hand import find_declaration, min_deadwood
 
@@ -32,8 +37,11 @@ def test_fresh_table_positions_match_the_reference(chunk: int) -> None:
     placed = 0
     for _ in range(TABLE_PER_CHUNK):
         position_seed = rng.randrange(10**12)
-        if rng.random() < 0.125:
+        kind = rng.random()
+        if kind < 0.125:
             p = opening_position(position_seed)
+        elif kind < 0.25:
+            p = hand_joker_position(position_seed)
         else:
             p = random_position(position_seed, table_cards=rng.randint(0, 150))
         try:

@@ -269,6 +269,7 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
     assert mirrored_melds >= 10
 
 
+@pytest.mark.slow
 def test_a_descent_in_one_call_asks_the_same_questions(monkeypatch: pytest.MonkeyPatch) -> None:
     """``ask(need, steps=k)`` (the descent without a return to Python per question) ends
     with the same root bounds, after the same states, as asking the k questions one by

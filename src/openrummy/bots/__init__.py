@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from openrummy.games.actions import Action
-from openrummy.games.base import Match
+from openrummy.games.families import Match
 from openrummy.games.manipulation import PlayRejected
 
 from .base import Bot, SeenPosition, read_view
@@ -55,7 +55,7 @@ def play_match(
             result = match.apply(action)
         except PlayRejected:
             # Under fail.mode = REJECT a refused play changes nothing: draw or pass instead.
-            legal = match.view(seat)["legal"]
+            legal = match.legal_kinds()
             word = next(w for w in ("draw", "pass", "end") if w in legal)
             result = match.apply(match.parse_action(word, seat))
         if on_action is not None:

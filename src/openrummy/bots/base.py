@@ -6,15 +6,16 @@ it never touches the game state, so it cannot see hidden cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from openrummy.cards import Card
-from openrummy.games.actions import Action
-from openrummy.melds import Meld, MeldItem
+from openrummy.games.actions import Action, ActionKind
+from openrummy.games.views import ManipulationView, View
+from openrummy.melds import Meld
 
-__all__ = ["Bot", "SeenPosition", "read_view"]
+__all__ = ["Bot", "BotInfo", "SeenPosition", "read_view"]
 
 
 class Bot(Protocol):
@@ -22,7 +23,20 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: Mapping[str, Any]) -> Action: ...
+    def choose(self, view: View) -> Action: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """A bot by name: what it does, which families it plays, how to make one."""
+
+    name: str
+    description: str
+    families: frozenset[str]
+    factory: Callable[[Any, int], Bot]
+    """``factory(rules, seed)``; the rules are of one of ``families``."""
+    level: int = 0
+    """Place on the ladder: 0 random, 1 simple/greedy, 2 strategic, 3 expert."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +49,7 @@ class SeenPosition:
     owners: tuple[int | None, ...]
     opened: bool
     phase: str
-    legal: frozenset[str]
+    legal: frozenset[ActionKind]
     stock: int
     discard_top: Card | None
     hand_sizes: tuple[int | None, ...]
@@ -43,23 +57,24 @@ class SeenPosition:
     """Which seats have opened (public: their opening melds are on the table)."""
 
 
-def read_view(view: Mapping[str, Any]) -> SeenPosition:
-    seat = view["seat"]
-    if seat is None:
+def read_view(view: View) -> SeenPosition:
+    """A manipulation game's view as the position a bot plans from."""
+    if not isinstance(view, ManipulationView):
+        raise TypeError(f"a manipulation bot cannot play from a {view.family} view")
+    seat, hand = view.seat, view.hand
+    if seat is None or hand is None:
         raise ValueError("a spectator view has no seat to play for")
-    table = tuple(Meld(tuple(MeldItem.parse(t) for t in meld)) for meld in view["table"])
-    owners: Sequence[int | None] = view.get("owners") or [None] * len(table)
-    top = view.get("discard_top")
+    table = view.table
     return SeenPosition(
         seat=seat,
-        hand=tuple(Card.parse(c) for c in view["hand"]),
+        hand=hand,
         table=table,
-        owners=tuple(owners),
-        opened=bool(view["opened"][seat]),
-        phase=view["phase"],
-        legal=frozenset(view["legal"]),
-        stock=view["stock"],
-        discard_top=Card.parse(top) if top else None,
-        hand_sizes=tuple(view["hand_sizes"]),
-        opened_seats=tuple(bool(o) for o in view["opened"]),
+        owners=view.owners if view.owners is not None else (None,) * len(table),
+        opened=bool(view.opened[seat]),
+        phase=view.phase.value,
+        legal=view.legal,
+        stock=view.stock,
+        discard_top=view.discard_top,
+        hand_sizes=view.hand_sizes,
+        opened_seats=tuple(bool(o) for o in view.opened),
     )

@@ -8,41 +8,54 @@ and now and then declares wrongly (which the rules punish), so tests see every p
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
 from openrummy.cards import Card
 from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, Show, TakeDiscard
+from openrummy.games.views import IndianView, View
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules.indian import IndianRules
 from openrummy.solve.hand import analyse_draw, min_deadwood
 
-from .registry import BotInfo, register_bot
+from .base import BotInfo
 
 __all__ = ["IndianRandomBot", "IndianSimpleBot"]
 
 
-def _hand(view: Mapping[str, Any]) -> list[Card]:
-    return [Card.parse(c) for c in view["hand"]]
+def indian_view(view: View) -> IndianView:
+    """``view`` as an Indian Rummy view (a bot of this family gets no other)."""
+    if not isinstance(view, IndianView):
+        raise TypeError(f"an Indian Rummy bot cannot play from a {view.family} view")
+    return view
 
 
-def throwable(view: Mapping[str, Any]) -> list[Card]:
+def _hand(view: IndianView) -> list[Card]:
+    if view.hand is None:
+        raise ValueError("a spectator view has no seat to play for")
+    return list(view.hand)
+
+
+def throwable(view: IndianView) -> list[Card]:
     """The cards the seat may discard now (not the one just taken, if the rules say so)."""
     hand = _hand(view)
-    taken = view.get("taken")
-    if taken and not view.get("may_discard_taken", True):
-        card = Card.parse(taken)
-        if hand.count(card) < 2:
-            return [c for c in hand if c != card]
+    card = view.taken
+    if card is not None and not view.may_discard_taken and hand.count(card) < 2:
+        return [c for c in hand if c != card]
     return hand
 
 
-def _show(rules: IndianRules, view: Mapping[str, Any]) -> Show:
+def _seat(view: IndianView) -> int:
+    if view.seat is None:
+        raise ValueError("a spectator view has no seat to play for")
+    return view.seat
+
+
+def _show(rules: IndianRules, view: IndianView) -> Show:
     hand = _hand(view)
-    wilds = rules.wilds(Card.parse(view["indicator"]))
+    wilds = rules.wilds(view.indicator)
     arr = min_deadwood(hand, rules, wilds)
     loose = [Meld((MeldItem(c, None if c.is_joker else c),)) for c in arr.deadwood]
-    return Show(view["seat"], (*arr.groups, *loose))
+    assert view.seat is not None
+    return Show(view.seat, (*arr.groups, *loose))
 
 
 class IndianSimpleBot:
@@ -53,15 +66,16 @@ class IndianSimpleBot:
     def __init__(self, rules: IndianRules, seed: int = 0):
         self.rules = rules
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
-        seat = view["seat"]
-        legal = view["legal"]
+    def choose(self, view: View) -> Action:
+        view = indian_view(view)
+        seat = _seat(view)
+        legal = view.legal
         if "show" in legal:
             return _show(self.rules, view)
         if "draw" in legal:
             return Draw(seat)
         hand = _hand(view)
-        wilds = self.rules.wilds(Card.parse(view["indicator"]))
+        wilds = self.rules.wilds(view.indicator)
         analysis = analyse_draw(hand, self.rules, wilds)
         if analysis.declare_with is not None and analysis.declaration is not None:
             return Declare(
@@ -104,9 +118,10 @@ class IndianRandomBot:
         self.drop_rate = drop_rate
         self.blunder_rate = blunder_rate
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
-        seat = view["seat"]
-        legal = view["legal"]
+    def choose(self, view: View) -> Action:
+        view = indian_view(view)
+        seat = _seat(view)
+        legal = view.legal
         rng = self.rng
         if "show" in legal:
             return _show(self.rules, view)
@@ -125,7 +140,7 @@ class IndianRandomBot:
                 seat, finish, (Meld(tuple(MeldItem(c, None if c.is_joker else c) for c in rest)),)
             )
         if rng.random() < 0.5:
-            wilds = self.rules.wilds(Card.parse(view["indicator"]))
+            wilds = self.rules.wilds(view.indicator)
             analysis = analyse_draw(hand, self.rules, wilds)
             if analysis.declare_with is not None and analysis.declaration is not None:
                 groups = analysis.declaration.groups + _loose(analysis.declaration.loose)
@@ -133,21 +148,20 @@ class IndianRandomBot:
         return Discard(seat, rng.choice(throwable(view)))
 
 
-register_bot(
+BOTS: tuple[BotInfo, ...] = (
     BotInfo(
         "random",
         "any legal action at random, now and then a careless play (for tests)",
         frozenset({"indian"}),
         lambda rules, seed: IndianRandomBot(rules, seed),
         level=0,
-    )
-)
-register_bot(
+    ),
     BotInfo(
         "simple",
         "Indian: draws from the stock, throws the card the solver suggests, declares when it can",
         frozenset({"indian"}),
         lambda rules, seed: IndianSimpleBot(rules, seed),
         level=1,
-    )
+    ),
 )
+"""The bots of this module (:mod:`openrummy.bots.registry` lists them)."""

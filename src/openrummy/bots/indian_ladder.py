@@ -21,10 +21,10 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from openrummy.cards import Card, standard_deck
 from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, TakeDiscard
+from openrummy.games.views import IndianView, View
 from openrummy.rules.indian import IndianRules, Wilds
 from openrummy.solve.hand import (
     Arrangement,
@@ -34,8 +34,8 @@ from openrummy.solve.hand import (
     throw_value,
 )
 
-from .indian import _loose, _show, throwable
-from .registry import BotInfo, register_bot
+from .base import BotInfo
+from .indian import _loose, _show, indian_view, throwable
 
 __all__ = ["IndianExpertBot", "IndianGreedyBot", "IndianStrategicBot"]
 
@@ -61,21 +61,22 @@ class _Seen:
         return self.discard[-1] if self.discard else None
 
 
-def _read(view: Mapping[str, Any]) -> _Seen:
-    indicator = Card.parse(view["indicator"])
-    match = view.get("match") or {}
+def _read(view: IndianView) -> _Seen:
+    if view.seat is None or view.hand is None:
+        raise ValueError("a spectator view has no seat to play for")
+    match = view.match
     return _Seen(
-        seat=view["seat"],
-        hand=[Card.parse(c) for c in view["hand"]],
-        wilds=Wilds(view["wild_rank"], indicator),
-        indicator=indicator,
-        discard=[Card.parse(c) for c in view["discard_pile"]],
-        legal=frozenset(view["legal"]),
-        draws=[d or 0 for d in view["draws"]],
-        statuses=[s or "OUT" for s in view["statuses"]],
-        totals=list(match.get("totals") or [0] * view["players"]),
-        threshold=match.get("pool_threshold"),
-        players=view["players"],
+        seat=view.seat,
+        hand=list(view.hand),
+        wilds=Wilds(view.wild_rank, view.indicator),
+        indicator=view.indicator,
+        discard=list(view.discard_pile),
+        legal=frozenset(view.legal),
+        draws=[d or 0 for d in view.draws],
+        statuses=[s.value if s is not None else "OUT" for s in view.statuses],
+        totals=list(match.totals) if match is not None else [0] * view.players,
+        threshold=match.pool_threshold if match is not None else None,
+        players=view.players,
     )
 
 
@@ -102,7 +103,8 @@ class _IndianBot(ABC):
     def wilds(self, seen: _Seen) -> Wilds:
         return self.rules.wilds(seen.indicator)
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
+        view = indian_view(view)
         seen = _read(view)
         seen.wilds = self.wilds(seen)
         if "show" in seen.legal:
@@ -116,12 +118,11 @@ class _IndianBot(ABC):
         if declare is not None:
             return declare
         allowed = throwable(view)
-        taken = view.get("taken")
-        if taken and len(set(allowed)) > 1:
+        back = view.taken
+        if back is not None and len(set(allowed)) > 1:
             # Never throw straight back the card just taken, even where the rules allow it:
             # two players who both do can pass one card to and fro for ever (the stock
             # never shrinks), which hung pool-101 matches between strategic bots.
-            back = Card.parse(taken)
             allowed = [c for c in allowed if c != back]
         if len(allowed) < len(seen.hand):  # the card just taken may not go straight back
             analysis = replace(
@@ -146,7 +147,7 @@ class _IndianBot(ABC):
         return Draw(seen.seat)
 
     @abstractmethod
-    def start(self, seen: _Seen, view: Mapping[str, Any]) -> Action:
+    def start(self, seen: _Seen, view: IndianView) -> Action:
         """The turn-start decision: drop, draw from the stock or take the discard."""
 
     def throw(self, seen: _Seen, analysis: DrawAnalysis) -> Card:
@@ -158,7 +159,7 @@ class IndianGreedyBot(_IndianBot):
 
     name = "greedy"
 
-    def start(self, seen: _Seen, view: Mapping[str, Any]) -> Action:
+    def start(self, seen: _Seen, view: IndianView) -> Action:
         top = seen.top
         if top is not None and "take" in seen.legal:
             now = _cost(min_deadwood(seen.hand, self.rules, seen.wilds))
@@ -284,7 +285,7 @@ class IndianStrategicBot(_IndianBot):
             and _potential(seen.hand, seen.wilds) <= 6
         )
 
-    def start(self, seen: _Seen, view: Mapping[str, Any]) -> Action:
+    def start(self, seen: _Seen, view: IndianView) -> Action:
         self._new_hand(seen)
         self.memory.update(seen.discard)
         if "drop" in seen.legal and self.should_drop(seen):
@@ -374,7 +375,7 @@ class IndianExpertBot(IndianStrategicBot):
         self.memory.update([*seen.discard, best_card])
         return best_card
 
-    def start(self, seen: _Seen, view: Mapping[str, Any]) -> Action:
+    def start(self, seen: _Seen, view: IndianView) -> Action:
         self._new_hand(seen)
         self.memory.update(seen.discard)
         if "drop" in seen.legal and self.should_drop(seen):
@@ -394,7 +395,7 @@ class IndianExpertBot(IndianStrategicBot):
         return TakeDiscard(seen.seat) if taken_value + 2 < drawn_value else Draw(seen.seat)
 
 
-for _info in (
+BOTS: tuple[BotInfo, ...] = (
     BotInfo(
         "greedy",
         "takes the discard if it lowers its deadwood, throws what leaves the least, declares when it can",
@@ -416,5 +417,5 @@ for _info in (
         lambda rules, seed: IndianExpertBot(rules, seed),
         level=3,
     ),
-):
-    register_bot(_info)
+)
+"""The bots of this module (:mod:`openrummy.bots.registry` lists them)."""

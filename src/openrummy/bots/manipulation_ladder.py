@@ -19,21 +19,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from openrummy.cards import JOKER, Card
 from openrummy.errors import RummyError
 from openrummy.games.actions import Action, Discard, Draw, EndTurn, Pass, Play, Retrieval
 from openrummy.games.commit import commit_violations
 from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.views import View
 from openrummy.melds import Meld, MeldItem, MeldKind
 from openrummy.rules.common import ScoringMode
 from openrummy.rules.manipulation import Disposition, ManipulationRules
 from openrummy.solve import best_play
 
-from .base import SeenPosition, read_view
-from .registry import BotInfo, register_bot
+from .base import BotInfo, SeenPosition, read_view
 from .simple import plan_simple_play
 
 __all__ = ["ExpertBot", "GreedyBot", "StrategicBot"]
@@ -100,7 +99,7 @@ class GreedyBot:
     def __init__(self, rules: ManipulationRules, seed: int = 0):
         self.rules = rules
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         pos = read_view(view)
         if "play" in pos.legal:
             got = _solve(self.rules, pos)
@@ -141,7 +140,7 @@ class StrategicBot(GreedyBot):
             and pos.stock >= self.open_late_stock
         )
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         pos = read_view(view)
         if "play" not in pos.legal:
             return _idle(self.rules, pos)
@@ -369,35 +368,27 @@ class ExpertBot(StrategicBot):
         return len(mine) + 0.02 * value - 0.5 * min(others) + lost
 
 
-def _register() -> None:
-    family = frozenset({"manipulation"})
-    register_bot(
-        BotInfo(
-            "greedy",
-            "the exact solver's best play every turn (most cards, then most value); opens as soon as it can",
-            family,
-            lambda rules, seed: GreedyBot(rules, seed),
-            level=1,
-        )
-    )
-    register_bot(
-        BotInfo(
-            "strategic",
-            "holds its opening back until it goes out (Robbers'), retrieves table jokers, keeps its jokers as keys, dumps cards when an opponent is close to out",
-            family,
-            lambda rules, seed: StrategicBot(rules, seed),
-            level=2,
-        )
-    )
-    register_bot(
-        BotInfo(
-            "expert",
-            "strategic's opening rule; samples the hidden cards and compares its candidate plays by greedy play-outs",
-            family,
-            lambda rules, seed: ExpertBot(rules, seed),
-            level=3,
-        )
-    )
-
-
-_register()
+BOTS: tuple[BotInfo, ...] = (
+    BotInfo(
+        "greedy",
+        "the exact solver's best play every turn (most cards, then most value); opens as soon as it can",
+        frozenset({"manipulation"}),
+        lambda rules, seed: GreedyBot(rules, seed),
+        level=1,
+    ),
+    BotInfo(
+        "strategic",
+        "holds its opening back until it goes out (Robbers'), retrieves table jokers, keeps its jokers as keys, dumps cards when an opponent is close to out",
+        frozenset({"manipulation"}),
+        lambda rules, seed: StrategicBot(rules, seed),
+        level=2,
+    ),
+    BotInfo(
+        "expert",
+        "strategic's opening rule; samples the hidden cards and compares its candidate plays by greedy play-outs",
+        frozenset({"manipulation"}),
+        lambda rules, seed: ExpertBot(rules, seed),
+        level=3,
+    ),
+)
+"""The bots of this module (:mod:`openrummy.bots.registry` lists them)."""

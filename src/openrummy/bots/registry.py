@@ -1,69 +1,57 @@
-"""Bots by name: ``make_bot("greedy", rules, seed)`` for any family that bot plays."""
+"""Bots by name: ``make_bot("greedy", rules, seed)`` for any family that bot plays.
+
+Every bot of the package is in one static table, :data:`BOTS`; :func:`register_bot` adds
+a bot of your own.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
-from .base import Bot
+from openrummy.rules import Rules
 
-__all__ = ["BotInfo", "bot_infos", "make_bot", "register_bot"]
+from . import indian, indian_ladder, manipulation_ladder, simple
+from .base import Bot, BotInfo
 
+__all__ = ["BOTS", "BotInfo", "bot_infos", "make_bot", "register_bot"]
 
-@dataclass(frozen=True, slots=True)
-class BotInfo:
-    name: str
-    description: str
-    families: frozenset[str]
-    factory: Callable[[Any, int], Bot]
-    level: int = 0
-    """Place on the ladder: 0 random, 1 simple/greedy, 2 strategic, 3 expert."""
+BOTS: Final[tuple[BotInfo, ...]] = (
+    *simple.BOTS,
+    *manipulation_ladder.BOTS,
+    *indian.BOTS,
+    *indian_ladder.BOTS,
+)
+"""Every bot of the package, by family: manipulation games first, then Indian Rummy."""
 
-
-_BOTS: dict[tuple[str, str], BotInfo] = {}
+_BY_NAME: dict[tuple[str, str], BotInfo] = {
+    (info.name, family): info for info in BOTS for family in info.families
+}
 
 
 def register_bot(info: BotInfo) -> None:
+    """Make a bot of your own findable by :func:`make_bot` (it replaces one of the same name)."""
     for family in info.families:
-        _BOTS[(info.name, family)] = info
+        _BY_NAME[(info.name, family)] = info
 
 
 def bot_infos(family: str | None = None) -> list[BotInfo]:
-    """Registered bots (for one family, or all), weakest first.
+    """Known bots (for one family, or all), weakest first.
 
     Without a family, a name that two families implement differently (Indian ``greedy`` and
     the manipulation games' ``greedy``) is listed once per implementation.
     """
-    _load(family)
     seen: dict[int, BotInfo] = {}
-    for (_name, fam), info in _BOTS.items():
+    for (_name, fam), info in _BY_NAME.items():
         if family is None or fam == family:
             seen.setdefault(id(info), info)
     return sorted(seen.values(), key=lambda i: (i.level, i.name, sorted(i.families)))
 
 
-_FAMILY_MODULES = {
-    "manipulation": ("openrummy.bots.simple", "openrummy.bots.manipulation_ladder"),
-    "indian": ("openrummy.bots.indian", "openrummy.bots.indian_ladder"),
-}
-
-
-def _load(family: str | None) -> None:
-    import importlib
-
-    for fam, modules in _FAMILY_MODULES.items():
-        if family is None or fam == family:
-            for module in modules:
-                importlib.import_module(module)
-
-
-def make_bot(name: str, rules: Any, seed: int = 0) -> Bot:
+def make_bot(name: str, rules: Rules, seed: int = 0) -> Bot:
     """A new bot ``name`` for ``rules``' family; raises ValueError naming the known bots."""
     family = rules.family
-    _load(family)
     key = (name.strip().lower(), family)
-    if key not in _BOTS:
+    if key not in _BY_NAME:
         known = ", ".join(i.name for i in bot_infos(family)) or "none"
         raise ValueError(f"unknown bot {name!r} for {family} games; bots: {known}")
-    return _BOTS[key].factory(rules, seed)
+    return _BY_NAME[key].factory(rules, seed)

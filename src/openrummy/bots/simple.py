@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
 from openrummy.games.actions import Action, Discard, Draw, EndTurn, Pass, Play, TakeDiscard
 from openrummy.games.commit import commit_violations, opening_required
+from openrummy.games.views import View
 from openrummy.melds import Meld, MeldItem, MeldKind
 from openrummy.rules.manipulation import ManipulationRules, OpeningType
 
 from ._melds import best_disjoint, hand_melds, lay_off
-from .base import SeenPosition, read_view
+from .base import BotInfo, SeenPosition, read_view
 
 __all__ = ["RandomBot", "SimpleBot", "plan_simple_play"]
 
@@ -98,7 +97,7 @@ class SimpleBot:
     def __init__(self, rules: ManipulationRules, seed: int = 0):
         self.rules = rules
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         pos = read_view(view)
         if "play" in pos.legal:
             play = plan_simple_play(self.rules, pos)
@@ -117,7 +116,7 @@ class RandomBot:
         self.rng = random.Random(seed)
         self.blunder_rate = blunder_rate
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         pos = read_view(view)
         options: list[Action] = []
         if "play" in pos.legal:
@@ -146,27 +145,20 @@ class RandomBot:
         return Play(pos.seat, tuple(table))
 
 
-def _register() -> None:
-    from .registry import BotInfo, register_bot
-
-    register_bot(
-        BotInfo(
-            "random",
-            "any legal action at random, now and then a careless play (for tests)",
-            frozenset({"manipulation"}),
-            lambda rules, seed: RandomBot(rules, seed),
-            level=0,
-        )
-    )
-    register_bot(
-        BotInfo(
-            "simple",
-            "opens from its hand as soon as it can and lays off cards; never rearranges",
-            frozenset({"manipulation"}),
-            lambda rules, seed: SimpleBot(rules, seed),
-            level=1,
-        )
-    )
-
-
-_register()
+BOTS: tuple[BotInfo, ...] = (
+    BotInfo(
+        "random",
+        "any legal action at random, now and then a careless play (for tests)",
+        frozenset({"manipulation"}),
+        lambda rules, seed: RandomBot(rules, seed),
+        level=0,
+    ),
+    BotInfo(
+        "simple",
+        "opens from its hand as soon as it can and lays off cards; never rearranges",
+        frozenset({"manipulation"}),
+        lambda rules, seed: SimpleBot(rules, seed),
+        level=1,
+    ),
+)
+"""The bots of this module (:mod:`openrummy.bots.registry` lists them)."""

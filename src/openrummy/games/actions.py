@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from openrummy.cards import Card
@@ -27,6 +28,7 @@ from openrummy.melds import Meld
 __all__ = [
     "Abandon",
     "Action",
+    "ActionKind",
     "Declare",
     "Discard",
     "Draw",
@@ -40,6 +42,7 @@ __all__ = [
     "Timeout",
     "action_from_json",
     "action_to_json",
+    "kind_of",
     "parse_action",
 ]
 
@@ -198,6 +201,47 @@ Action = (
     Play | Draw | TakeDiscard | Discard | Pass | EndTurn | Timeout | Abandon | Drop | Declare | Show
 )
 
+
+class ActionKind(StrEnum):
+    """What kind of action it is, named by the first word of its notation.
+
+    A kind is its own text (``ActionKind.DRAW == "draw"``), so views list the legal kinds
+    as strings in JSON.
+    """
+
+    PLAY = "play"
+    DRAW = "draw"
+    TAKE = "take"
+    DISCARD = "discard"
+    PASS = "pass"
+    END = "end"
+    TIMEOUT = "timeout"
+    ABANDON = "abandon"
+    DROP = "drop"
+    DECLARE = "declare"
+    SHOW = "show"
+
+
+_KIND_OF: dict[type[Any], ActionKind] = {
+    Play: ActionKind.PLAY,
+    Draw: ActionKind.DRAW,
+    TakeDiscard: ActionKind.TAKE,
+    Discard: ActionKind.DISCARD,
+    Pass: ActionKind.PASS,
+    EndTurn: ActionKind.END,
+    Timeout: ActionKind.TIMEOUT,
+    Abandon: ActionKind.ABANDON,
+    Drop: ActionKind.DROP,
+    Declare: ActionKind.DECLARE,
+    Show: ActionKind.SHOW,
+}
+
+
+def kind_of(action: object) -> ActionKind | None:
+    """The kind of ``action`` (``None`` for anything that is not an action)."""
+    return _KIND_OF.get(type(action))
+
+
 _SIMPLE: dict[str, type[Draw | TakeDiscard | Pass | EndTurn | Timeout | Abandon | Drop]] = {
     "draw": Draw,
     "drop": Drop,
@@ -265,7 +309,7 @@ def _melds(body: str, text: str) -> tuple[Meld, ...]:
     return tuple(Meld.parse(m) for m in melds if m.strip("[] "))
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action) -> dict[str, str | int | float]:
     """A JSON-ready dict: ``{"seat": 0, "action": "play [5H 6H 7H]", "at": 1.5}``."""
     out: dict[str, Any] = {"seat": action.seat, "action": str(action)}
     if action.at is not None:
@@ -273,7 +317,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return out
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
+def action_from_json(data: Mapping[str, object]) -> Action:
     try:
         seat = data["seat"]
         text = data["action"]

@@ -23,25 +23,32 @@ import dataclasses
 import random
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.actions import (
     Action,
+    ActionKind,
     Declare,
     Discard,
     Draw,
     Drop,
     Show,
     TakeDiscard,
+    kind_of,
     parse_action,
 )
+from openrummy.games.jsonvalue import JsonObject
+from openrummy.games.legal import LegalActions
 from openrummy.games.standings import Standings
+
+if TYPE_CHECKING:
+    from openrummy.games.views import IndianStandings, IndianView
 from openrummy.melds import Meld, MeldItem
 from openrummy.messages import Reason
 from openrummy.rules.common import MatchFormat
@@ -57,6 +64,8 @@ from openrummy.solve.hand import (
     Arrangement,
     InvalidHandError,
     check_declaration,
+    find_declaration,
+    min_deadwood,
     score_loser,
 )
 
@@ -117,7 +126,7 @@ class HandOutcome:
     value_net: tuple[int, ...] | None = None
     """21-card value-card exchange (net points received; part of ``scores``)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "termination": self.termination.value,
             "winners": list(self.winners),
@@ -146,14 +155,16 @@ class IndianResult:
         return (self.event, *self.after)
 
 
-_KINDS: dict[type[Any], str] = {
-    Drop: "drop",
-    Draw: "draw",
-    TakeDiscard: "take",
-    Discard: "discard",
-    Declare: "declare",
-    Show: "show",
-}
+_KINDS = frozenset(
+    {
+        ActionKind.DROP,
+        ActionKind.DRAW,
+        ActionKind.TAKE,
+        ActionKind.DISCARD,
+        ActionKind.DECLARE,
+        ActionKind.SHOW,
+    }
+)
 
 
 class IndianGame:
@@ -294,7 +305,24 @@ class IndianGame:
         return game
 
     def copy(self) -> IndianGame:
-        return copy.deepcopy(self)
+        """An independent copy (for search): cards, melds and rules are immutable values and
+        are shared; every list, and the random generator, is copied."""
+        other = copy.copy(self)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.hands = [list(h) for h in self.hands]
+        other._stock = list(self._stock)
+        other.out_of_play = list(self.out_of_play)
+        other.discard_pile = list(self.discard_pile)
+        other.status = list(self.status)
+        other.draws = list(self.draws)
+        other.penalties = list(self.penalties)
+        other.finish_slot = list(self.finish_slot)
+        other.history = list(self.history)
+        other.shown = dict(self.shown)
+        other.folded = {s: list(h) for s, h in self.folded.items()}
+        other._declared_hand = list(self._declared_hand)
+        return other
 
     # -- queries ------------------------------------------------------------------------------
     @property
@@ -322,45 +350,166 @@ class IndianGame:
             c.update(h)
         return c
 
-    def legal_kinds(self) -> frozenset[str]:
+    def legal_kinds(self) -> frozenset[ActionKind]:
+        """Every kind of action the player to move may take now (empty once the hand is over)."""
         if self.outcome is not None:
             return frozenset()
         if self.phase is IndianPhase.START:
-            kinds = {"drop", "draw"}
+            kinds = {ActionKind.DROP, ActionKind.DRAW}
             if self.discard_pile and self._may_take(self.discard_pile[-1]):
-                kinds.add("take")
+                kinds.add(ActionKind.TAKE)
             return frozenset(kinds)
         if self.phase is IndianPhase.DISCARD:
-            return frozenset({"discard", "declare"})
+            return frozenset({ActionKind.DISCARD, ActionKind.DECLARE})
         if self.phase is IndianPhase.SHOW:
-            return frozenset({"show"})
+            return frozenset({ActionKind.SHOW})
         return frozenset()
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to move may do now (see :class:`~openrummy.games.legal.LegalActions`).
+
+        A declaration is in it when it is valid; iterating lists the drop, the draws, every
+        card that may be discarded, one valid declaration per finish card that has one (the
+        hand solver's groups), and after a declaration one grouping to show.
+        """
+        seat = self.current if self.outcome is None else -1
+        return LegalActions(seat, self.legal_kinds(), self._listed, self._valid)
+
+    def _listed(self) -> Iterator[Action]:
+        kinds = self.legal_kinds()
+        s = self.current
+        if ActionKind.DROP in kinds:
+            yield Drop(s)
+        if ActionKind.DRAW in kinds:
+            yield Draw(s)
+        if ActionKind.TAKE in kinds:
+            yield TakeDiscard(s)
+        hand = self.hands[s]
+        if ActionKind.DISCARD in kinds:
+            for card in sorted(set(hand), key=Card.sort_key):
+                if self._may_discard(s, card):
+                    yield Discard(s, card)
+        if ActionKind.DECLARE in kinds:
+            for finish in sorted(set(hand), key=Card.sort_key):
+                rest = list(hand)
+                rest.remove(finish)
+                groups = self._valid_groups(rest)
+                if groups is not None:
+                    yield Declare(s, finish, groups)
+        if ActionKind.SHOW in kinds:
+            arr = min_deadwood(hand, self.rules, self.wilds)
+            yield Show(s, (*arr.groups, *(Meld.of((c,)) for c in arr.deadwood)))
+
+    def _valid_groups(self, cards: Sequence[Card]) -> tuple[Meld, ...] | None:
+        """Groups that make ``cards`` a valid declaration (the hand solver's), if any."""
+        found = find_declaration(cards, self.rules, self.wilds)
+        if not found.valid:
+            return None
+        groups = found.groups
+        if found.loose:  # 21-card count forms: the loose cards are shown as one group
+            groups = (*groups, Meld.of(found.loose))
+        try:
+            verdict = check_declaration(groups, self.rules, self.wilds, cards=cards)
+        except InvalidHandError:
+            return None
+        return groups if verdict.valid else None
+
+    def candidate_plays(self, limit: int = 20) -> Iterator[Action]:
+        """Nothing: Indian Rummy has no table plays (the protocol's manipulation-game part)."""
+        return iter(())
+
+    def _valid(self, action: Action) -> bool:
+        if self._illegal(action) is not None:
+            return False
+        if isinstance(action, Declare):
+            rest = list(self.hands[action.seat])
+            rest.remove(action.finish)
+            return check_declaration(action.groups, self.rules, self.wilds, cards=rest).valid
+        return True
+
+    def is_legal(self, action: Action) -> bool:
+        """True when :meth:`apply` would take ``action`` (it raises exactly when this is False).
+
+        A declaration whose groups show exactly the hand but do not make a valid declaration
+        is legal: it is applied as an invalid declaration (the penalty of RULES.md §5.4).
+        """
+        return self._illegal(action) is None
+
+    def _may_discard(self, seat: int, card: Card) -> bool:
+        hand = self.hands[seat]
+        if card not in hand:
+            return False
+        return not (
+            self.rules.discard.no_same_card_return and card == self._taken and hand.count(card) < 2
+        )
+
+    def _illegal(self, action: Action) -> str | Reason | None:
+        """Why ``action`` may not be applied now (``None``: it may)."""
+        if self.outcome is not None:
+            return "the hand is over"
+        kind = kind_of(action)
+        if kind is None or kind not in _KINDS:
+            return f"{action!r} is not an action of Indian Rummy"
+        if not 0 <= action.seat < self.players:
+            return f"there is no seat {action.seat} in a {self.players}-player game"
+        if action.seat != self.current:
+            return f"it is seat {self.current}'s turn, not seat {action.seat}'s"
+        if kind not in self.legal_kinds():
+            return self._why_not(kind)
+        hand = self.hands[action.seat]
+        if isinstance(action, Discard):
+            if action.card not in hand:
+                return Reason.of("not_in_hand", card=str(action.card))
+            if not self._may_discard(action.seat, action.card):
+                return Reason.of("illegal.throw_back", card=str(action.card))
+        if isinstance(action, Declare):
+            return self._declare_shape(action)
+        if isinstance(action, Show):
+            try:
+                score_loser(hand, self.rules, self.wilds, groups=action.groups)
+            except InvalidHandError as e:
+                return str(e)
+        return None
+
+    def _declare_shape(self, action: Declare) -> str | Reason | None:
+        hand = self.hands[action.seat]
+        if action.finish not in hand:
+            return Reason.of("illegal.finish_not_in_hand", card=str(action.finish))
+        rest = list(hand)
+        rest.remove(action.finish)
+        shown = Counter(c for g in action.groups for c in g.cards)
+        if shown != Counter(rest):
+            missing = sorted((Counter(rest) - shown).elements(), key=Card.sort_key)
+            extra = sorted((shown - Counter(rest)).elements(), key=Card.sort_key)
+            return Reason.of(
+                "illegal.groups_not_hand",
+                missing=tuple(map(str, missing)) or None,
+                cards=tuple(map(str, extra)) or None,
+            )
+        try:
+            check_declaration(action.groups, self.rules, self.wilds, cards=rest)
+        except InvalidHandError as e:
+            return str(e)
+        return None
 
     def _may_take(self, card: Card) -> bool:
         if self.rules.discard.take_wild_from_discard:
             return True
         return self._upcard_on_top or not self.wilds.is_wild(card)
 
-    def parse_action(self, text: str) -> Action:
-        return parse_action(text, seat=self.current)
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        """Read an action in text notation (``"discard 9C"``) for ``seat`` (default: the seat
+        to move). ``str(action)`` gives the text back."""
+        return parse_action(text, seat=self.current if seat is None else seat)
 
     # -- applying actions ---------------------------------------------------------------------
     def apply(self, action: Action) -> IndianResult:
         """Validate and apply ``action``; an illegal one raises and changes nothing."""
-        if self.outcome is not None:
-            raise IllegalActionError("the hand is over")
-        kind = _KINDS.get(type(action))
-        if kind is None:
-            raise IllegalActionError(f"{action!r} is not an action of Indian Rummy")
-        assert isinstance(action, (Drop, Draw, TakeDiscard, Discard, Declare, Show))
-        if not 0 <= action.seat < self.players:
-            raise IllegalActionError(
-                f"there is no seat {action.seat} in a {self.players}-player game"
-            )
-        if action.seat != self.current:
-            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {action.seat}'s")
-        if kind not in self.legal_kinds():
-            raise IllegalActionError(self._why_not(kind))
+        reason = self._illegal(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        kind = kind_of(action)
+        assert kind is not None
         if action.at is None and self.clock is not None:
             action = dataclasses.replace(action, at=self.clock())
         result: IndianResult = getattr(self, f"_do_{kind}")(action)
@@ -368,7 +517,7 @@ class IndianGame:
         self.last_result = result
         return result
 
-    def _why_not(self, kind: str) -> Reason:
+    def _why_not(self, kind: ActionKind) -> Reason:
         if kind == "declare" and self.phase is IndianPhase.START:
             return Reason.of("illegal.declare_draw_first")
         if kind == "drop":
@@ -381,7 +530,7 @@ class IndianGame:
             return Reason.of("illegal.draw_first")
         if kind == "show":
             return Reason.of("illegal.show_early")
-        return Reason.of("illegal.not_now", action=kind)
+        return Reason.of("illegal.not_now", action=str(kind))
 
     def _do_drop(self, action: Drop) -> IndianResult:
         seat = action.seat
@@ -642,48 +791,47 @@ class IndianGame:
         return list(self.hands[seat])
 
     # -- views --------------------------------------------------------------------------------
-    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None, *, now: float | None = None) -> IndianView:
         """What ``seat`` may see: its own hand, the indicator, the whole discard pile, counts.
 
         Hidden: other hands (until the hand ends), the stock order, dropped hands.
+        ``view.to_json()`` is what the server sends.
         """
+        from .views import IndianView, LastAction
+
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
-        v: dict[str, Any] = {
-            "game": self.rules.name,
-            "family": "indian",
-            "seat": seat,
-            "players": self.players,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase.value,
-            "indicator": str(self.indicator),
-            "wild_rank": self.wilds.wild_rank,
-            "hand_sizes": [len(h) for h in self.hands],
-            "stock": len(self._stock),
-            "discard_pile": [str(c) for c in self.discard_pile],
-            "discard_top": str(self.discard_pile[-1]) if self.discard_pile else None,
-            "statuses": [st.value for st in self.status],
-            "draws": list(self.draws),
-            "penalties": list(self.penalties),
-            "taken": str(self._taken) if self._taken is not None else None,
-            "may_discard_taken": not self.rules.discard.no_same_card_return,
-            "legal": sorted(self.legal_kinds()),
-            "hand": None,
-            "time_left": None,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-        }
-        if seat is not None:
-            v["hand"] = [str(c) for c in self.hands[seat]]
-        if self.last_result is not None:
-            v["last"] = {
-                "seat": self.last_result.action.seat,
-                "action": _public(self.last_result.action),
-                "accepted": self.last_result.accepted,
-                "violations": [x.to_json() for x in self.last_result.violations],
-                "event": self.last_result.event.to_json(),
-            }
-        return v
+        last = self.last_result
+        return IndianView(
+            game=self.rules.name,
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            current=self.current,
+            phase=self.phase,
+            indicator=self.indicator,
+            wild_rank=self.wilds.wild_rank,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock=len(self._stock),
+            discard_pile=tuple(self.discard_pile),
+            statuses=tuple(self.status),
+            draws=tuple(self.draws),
+            penalties=tuple(self.penalties),
+            taken=self._taken,
+            may_discard_taken=not self.rules.discard.no_same_card_return,
+            legal=self.legal_kinds(),
+            hand=None if seat is None else tuple(self.hands[seat]),
+            outcome=self.outcome.to_json() if self.outcome else None,
+            last=None
+            if last is None
+            else LastAction(
+                seat=last.action.seat,
+                action=_public(last.action),
+                accepted=last.accepted,
+                violations=tuple(x.to_json() for x in last.violations),
+                event=last.event.to_json(),
+            ),
+        )
 
     def __repr__(self) -> str:
         return f"<IndianGame {self.rules.name} players={self.players} current={self.current} phase={self.phase.value}>"
@@ -713,7 +861,7 @@ class IndianMatchOutcome:
         """How the winner was found, in English words ("last player under 101", …)."""
         return str(self.decision)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "winners": list(self.winners),
             "totals": list(self.totals),
@@ -724,7 +872,7 @@ class IndianMatchOutcome:
         }
 
 
-class IndianMatch(RoundsMatch[IndianGame]):
+class IndianMatch(RoundsMatch[IndianGame, IndianResult, "IndianView", "IndianStandings"]):
     """A match of Indian Rummy in one of the formats of RULES.md §5.5.
 
     * ``POINTS``: one hand; the winner is owed the losers' hand scores.
@@ -752,7 +900,7 @@ class IndianMatch(RoundsMatch[IndianGame]):
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
         max_rounds: int = 500,
-        standings: Standings | Mapping[str, Any] | None = None,
+        standings: Standings | Mapping[str, object] | None = None,
     ) -> None:
         start = Standings.from_json(standings) if standings is not None else Standings()
         _check_standings(rules, players, start)
@@ -783,7 +931,7 @@ class IndianMatch(RoundsMatch[IndianGame]):
 
     def _new_round(
         self,
-        rules: Any,
+        rules: IndianRules,
         players: int,
         *,
         seed: str,
@@ -867,13 +1015,16 @@ class IndianMatch(RoundsMatch[IndianGame]):
         totals = tuple(self.chips) if self.chips is not None else tuple(self.totals)
         return IndianMatchOutcome(winners, totals, tuple(self.eliminated), how, settlement)
 
-    def _standings(self) -> dict[str, Any]:
-        return {
-            "totals": list(self.totals),
-            "chips": list(self.chips) if self.chips is not None else None,
-            "eliminated": list(self.eliminated),
-            "pool_threshold": self.rules.pool_threshold,
-        }
+    def _standings(self) -> IndianStandings:
+        from .views import IndianStandings
+
+        return IndianStandings(
+            **self._standings_base(),
+            totals=tuple(self.totals),
+            chips=tuple(self.chips) if self.chips is not None else None,
+            eliminated=tuple(self.eliminated),
+            pool_threshold=self.rules.pool_threshold,
+        )
 
 
 def _check_standings(rules: IndianRules, players: int, start: Standings) -> None:
@@ -919,12 +1070,3 @@ def _check_standings(rules: IndianRules, players: int, start: Standings) -> None
             )
     if players - len(start.eliminated) < 2:
         raise ConfigError("standings: fewer than two players are left; the pool would be over")
-
-
-def _register() -> None:
-    from .registry import register_family
-
-    register_family("indian", IndianMatch)
-
-
-_register()

@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
@@ -48,6 +48,7 @@ from openrummy.rules.manipulation import (
 from .actions import (
     Abandon,
     Action,
+    ActionKind,
     Discard,
     Draw,
     EndTurn,
@@ -55,9 +56,15 @@ from .actions import (
     Play,
     TakeDiscard,
     Timeout,
+    kind_of,
     parse_action,
 )
 from .commit import PlayAnalysis, Violation, analyze_play, opening_required
+from .jsonvalue import JsonObject
+from .legal import LegalActions
+
+if TYPE_CHECKING:
+    from .views import ManipulationView
 
 __all__ = [
     "ActionKind",
@@ -91,29 +98,6 @@ class Termination(Enum):
     """The stock is empty and a full cycle passed without an accepted play (§2.6)."""
 
 
-class ActionKind(Enum):
-    PLAY = "play"
-    DRAW = "draw"
-    TAKE = "take"
-    DISCARD = "discard"
-    PASS = "pass"
-    END = "end"
-    TIMEOUT = "timeout"
-    ABANDON = "abandon"
-
-
-_KIND_OF: dict[type[Any], ActionKind] = {
-    Play: ActionKind.PLAY,
-    Draw: ActionKind.DRAW,
-    TakeDiscard: ActionKind.TAKE,
-    Discard: ActionKind.DISCARD,
-    Pass: ActionKind.PASS,
-    EndTurn: ActionKind.END,
-    Timeout: ActionKind.TIMEOUT,
-    Abandon: ActionKind.ABANDON,
-}
-
-
 class PlayRejected(IllegalActionError):
     """A play refused under ``fail.mode = REJECT``; nothing changed."""
 
@@ -133,7 +117,7 @@ class Outcome:
     penalties: tuple[int, ...]
     """Penalty value of each hand at the end (before bonuses)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "termination": self.termination.value,
             "winners": list(self.winners),
@@ -162,53 +146,7 @@ class Result:
         return (self.event, *self.after)
 
 
-class LegalActions:
-    """The actions the current seat may take now (lazy, queryable; python-chess style).
-
-    Plays are too many to list: ``ActionKind.PLAY in legal.kinds`` says one may be
-    submitted, and ``play in legal`` is true for any play by the right seat in the right
-    phase (whether it then passes the commit checks is :meth:`ManipulationGame.check_play`).
-    Iterating gives every other action.
-    """
-
-    def __init__(self, game: ManipulationGame):
-        self._game = game
-        self.seat = game.current
-        self.kinds = game._legal_kinds()
-
-    def __contains__(self, action: object) -> bool:
-        kind = _KIND_OF.get(type(action))
-        if kind is None or kind not in self.kinds:
-            return False
-        assert isinstance(
-            action, (Play, Draw, TakeDiscard, Discard, Pass, EndTurn, Timeout, Abandon)
-        )
-        if action.seat != self.seat:
-            return False
-        if isinstance(action, Discard):
-            return action.card in self._game.hands[self.seat]
-        return True
-
-    def __iter__(self) -> Iterator[Action]:
-        s = self.seat
-        simple: dict[ActionKind, Callable[[], Action]] = {
-            ActionKind.DRAW: lambda: Draw(s),
-            ActionKind.TAKE: lambda: TakeDiscard(s),
-            ActionKind.PASS: lambda: Pass(s),
-            ActionKind.END: lambda: EndTurn(s),
-        }
-        for kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS, ActionKind.END):
-            if kind in self.kinds:
-                yield simple[kind]()
-        if ActionKind.DISCARD in self.kinds:
-            for card in sorted(set(self._game.hands[s]), key=Card.sort_key):
-                yield Discard(s, card)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"<LegalActions seat={self.seat} kinds={[k.value for k in self.kinds]}>"
+_INDIAN_ONLY = frozenset({ActionKind.DROP, ActionKind.DECLARE, ActionKind.SHOW})
 
 
 def cut_for_dealer(
@@ -289,8 +227,6 @@ class ManipulationGame:
         if rules.discard_pile.enabled and self._stock:
             self.discard_pile.append(self._stock.pop())
         self.table: tuple[Meld, ...] = ()
-        self._table_text: tuple[tuple[str, ...], ...] = ()
-        self._table_text_of: tuple[Meld, ...] = ()
         self.owners: tuple[int | None, ...] = ()
         starts_open = not opening_required(rules)
         self.opened: list[bool] = [starts_open] * players
@@ -365,7 +301,6 @@ class ManipulationGame:
         game._stock = list(stock)[::-1]
         game.discard_pile = list(discard_pile)
         game.table = tuple(m.normalized(mr) for m in table)
-        game._table_text, game._table_text_of = (), ()
         if rules.meld.ownership is MeldOwnership.OWNED:
             game.owners = tuple(owners) if owners is not None else (None,) * len(table)
         else:
@@ -389,8 +324,16 @@ class ManipulationGame:
         return game
 
     def copy(self) -> ManipulationGame:
-        """An independent copy (for search)."""
-        return copy.deepcopy(self)
+        """An independent copy (for search): cards, melds and rules are immutable values and
+        are shared; every list is copied."""
+        other = copy.copy(self)
+        other.hands = [list(h) for h in self.hands]
+        other._stock = list(self._stock)
+        other.discard_pile = list(self.discard_pile)
+        other.opened = list(self.opened)
+        other.retrieved = list(self.retrieved)
+        other.history = list(self.history)
+        return other
 
     # -- queries --------------------------------------------------------------------------
     @property
@@ -417,9 +360,117 @@ class ManipulationGame:
         return c
 
     def legal_actions(self) -> LegalActions:
-        return LegalActions(self)
+        """What the player to move may do now (see :class:`~openrummy.games.legal.LegalActions`).
 
-    def _legal_kinds(self) -> frozenset[ActionKind]:
+        A play is in it when it passes every commit check; iterating lists every other
+        action but ``timeout``; :meth:`candidate_plays` generates valid plays.
+        """
+        seat = self.current if self.outcome is None else -1
+        return LegalActions(seat, self.legal_kinds(), self._listed, self._valid)
+
+    def _listed(self) -> Iterator[Action]:
+        kinds = self.legal_kinds()
+        s = self.current
+        simple: dict[ActionKind, Callable[[], Action]] = {
+            ActionKind.DRAW: lambda: Draw(s),
+            ActionKind.TAKE: lambda: TakeDiscard(s),
+            ActionKind.PASS: lambda: Pass(s),
+            ActionKind.END: lambda: EndTurn(s),
+            ActionKind.ABANDON: lambda: Abandon(s),
+        }
+        for kind, make in simple.items():
+            if kind in kinds:
+                yield make()
+        if ActionKind.DISCARD in kinds:
+            for card in sorted(set(self.hands[s]), key=Card.sort_key):
+                yield Discard(s, card)
+
+    def _valid(self, action: Action) -> bool:
+        if not self.is_legal(action):
+            return False
+        return not isinstance(action, Play) or not self._analyze(action).violations
+
+    def is_legal(self, action: Action) -> bool:
+        """True when :meth:`apply` would take ``action`` (it raises exactly when this is False).
+
+        A play that fails the commit checks is legal under ``fail.mode = PENALIZE``: it is
+        applied as a failure (reverted, penalty draw). Under ``REJECT`` it is not legal.
+        """
+        reason = self._illegal(action)
+        if reason is not None:
+            return False
+        if isinstance(action, Play) and self.rules.fail.mode is FailMode.REJECT:
+            return not self._analyze(action).violations
+        return True
+
+    def candidate_plays(self, limit: int = 20) -> Iterator[Play]:
+        """Up to ``limit`` different plays that pass every commit check, the solver's best first.
+
+        After the solver's play (most cards, then most value) come plays that put one new
+        meld from the hand on the table or lay one hand card off on a meld, as far as they
+        pass the checks. Nothing is generated when no play is allowed now.
+        """
+        if ActionKind.PLAY not in self.legal_kinds() or limit <= 0:
+            return
+        from openrummy.errors import RummyError
+        from openrummy.solve.table import best_play
+
+        seat = self.current
+        hand = self.hands[seat]
+        seen: set[Play] = set()
+
+        def fresh(table: Sequence[Meld]) -> Play | None:
+            play = Play(seat, tuple(table))
+            if play in seen or self._analyze(play).violations:
+                return None
+            seen.add(play)
+            return play
+
+        try:
+            best = best_play(
+                self.rules, self.table, hand, opened=self.opened[seat], keep_melds=False
+            )
+        except RummyError:
+            best = None
+        if best is not None and best.count:
+            play = fresh(best.table)
+            if play is not None:
+                yield play
+        for table in self._small_tables():
+            if len(seen) >= limit:
+                return
+            play = fresh(table)
+            if play is not None:
+                yield play
+
+    def _small_tables(self) -> Iterator[tuple[Meld, ...]]:
+        """Tables one small step from the current one: a new meld of three, or one lay-off."""
+        from itertools import combinations
+
+        from openrummy.melds import MeldItem
+
+        mr = self.rules.meld_rules
+        hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
+        for trio in combinations(hand, 3):
+            meld = Meld.of(trio)
+            for option in meld.assignments(mr) if any(c.is_joker for c in trio) else [meld]:
+                if option.check(mr) is None:
+                    yield (*self.table, option.normalized(mr))
+        for i, meld in enumerate(self.table):
+            for card in hand:
+                if card.is_joker:
+                    continue
+                for grown in (
+                    Meld((*meld.items, MeldItem.natural(card))),
+                    Meld((MeldItem.natural(card), *meld.items)),
+                ):
+                    if grown.check(mr) is None:
+                        table = list(self.table)
+                        table[i] = grown.normalized(mr)
+                        yield tuple(table)
+
+    def legal_kinds(self) -> frozenset[ActionKind]:
+        """Every kind of action the player to move may take now (empty once the round is over)."""
         if self.outcome is not None:
             return frozenset()
         stock = bool(self._stock)
@@ -454,9 +505,10 @@ class ManipulationGame:
             now = self.clock()
         return max(0.0, limit - (now - self.turn_started_at))
 
-    def parse_action(self, text: str) -> Action:
-        """Read an action in text notation for the seat to move (``"play [5H 6H 7H]"``)."""
-        return parse_action(text, seat=self.current)
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        """Read an action in text notation (``"play [5H 6H 7H]"``) for ``seat`` (default: the
+        seat to move). ``str(action)`` gives the text back."""
+        return parse_action(text, seat=self.current if seat is None else seat)
 
     def check_play(self, play: Play) -> list[Violation]:
         """Every commit check ``play`` would fail now (empty: it would be accepted)."""
@@ -490,10 +542,11 @@ class ManipulationGame:
         An illegal action changes nothing. A failed play is applied as the rules' failure
         (revert + penalty draw) and reported in the result.
         """
-        self._require_turn(action)
-        kind = _KIND_OF[type(action)]
-        if kind not in self._legal_kinds():
-            raise IllegalActionError(self._why_not(kind))
+        reason = self._illegal(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        kind = kind_of(action)
+        assert kind is not None
         if action.at is None and self.clock is not None:
             action = dataclasses.replace(action, at=self.clock())
         handler = getattr(self, f"_do_{kind.value}")
@@ -503,16 +556,42 @@ class ManipulationGame:
         return result
 
     def _require_turn(self, action: Action) -> None:
+        reason = self._not_your_turn(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+
+    def _not_your_turn(self, action: Action) -> str | None:
         if self.outcome is not None:
-            raise IllegalActionError("the round is over")
-        if not isinstance(action, tuple(_KIND_OF)):
-            raise IllegalActionError(f"{action!r} is not an action of this game")
+            return "the round is over"
+        kind = kind_of(action)
+        if kind is None or kind in _INDIAN_ONLY:
+            return f"{action!r} is not an action of this game"
         if not 0 <= action.seat < self.players:
-            raise IllegalActionError(
-                f"there is no seat {action.seat} in a {self.players}-player game"
-            )
+            return f"there is no seat {action.seat} in a {self.players}-player game"
         if action.seat != self.current:
-            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {action.seat}'s")
+            return f"it is seat {self.current}'s turn, not seat {action.seat}'s"
+        return None
+
+    def _illegal(self, action: Action) -> str | Reason | None:
+        """Why ``action`` may not be applied now (``None``: it may; a play's commit checks are
+        the failure rule's business, not legality's)."""
+        reason = self._not_your_turn(action)
+        if reason is not None:
+            return reason
+        kind = kind_of(action)
+        assert kind is not None
+        if kind not in self.legal_kinds():
+            return self._why_not(kind)
+        if isinstance(action, Discard) and action.card not in self.hands[action.seat]:
+            return Reason.of("not_in_hand", card=str(action.card))
+        if isinstance(action, Timeout):
+            limit = self.rules.turn.time_limit_s
+            at = action.at if action.at is not None else (self.clock() if self.clock else None)
+            if limit is not None and at is not None and self.turn_started_at is not None:
+                elapsed = at - self.turn_started_at
+                if elapsed < limit:
+                    return f"the turn timer has not run out ({limit - elapsed:.1f} s left)"
+        return None
 
     def _why_not(self, kind: ActionKind) -> Reason:
         phase = self.phase
@@ -628,8 +707,6 @@ class ManipulationGame:
 
     def _do_discard(self, action: Discard) -> Result:
         hand = self.hands[action.seat]
-        if action.card not in hand:
-            raise IllegalActionError(Reason.of("not_in_hand", card=str(action.card)))
         hand.remove(action.card)
         self.discard_pile.append(action.card)
         self._end_turn(action.at)
@@ -647,12 +724,6 @@ class ManipulationGame:
     def _do_timeout(self, action: Timeout) -> Result:
         limit = self.rules.turn.time_limit_s
         assert limit is not None
-        if action.at is not None and self.turn_started_at is not None:
-            elapsed = action.at - self.turn_started_at
-            if elapsed < limit:
-                raise IllegalActionError(
-                    f"the turn timer has not run out ({limit - elapsed:.1f} s left)"
-                )
         if self.phase in (Phase.PLAYED, Phase.DREW):
             # Nothing is pending: the accepted play stands and the turn simply ends.
             self._end_turn(action.at)
@@ -747,58 +818,47 @@ class ManipulationGame:
         )
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator, who sees no hand). JSON-ready.
+    def view(self, seat: int | None, *, now: float | None = None) -> ManipulationView:
+        """What ``seat`` may see (``None``: a spectator, who sees no hand).
 
         Hidden: other hands, the stock order. Once the round is over, every hand is shown
-        (the cards are counted in the open).
+        (the cards are counted in the open). ``view.to_json()`` is what the server sends.
         """
+        from .views import LastAction, ManipulationView
+
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
-        rules = self.rules
-        v: dict[str, Any] = {
-            "game": rules.name,
-            "family": "manipulation",
-            "seat": seat,
-            "players": self.players,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase.value,
-            "table": self._table_json(),
-            "hand_sizes": [len(h) for h in self.hands],
-            "stock": len(self._stock),
-            "discard_top": str(self.discard_pile[-1]) if self.discard_pile else None,
-            "discard_size": len(self.discard_pile),
-            "opened": list(self.opened),
-            "pass_count": self.pass_count,
-            "retrieved": list(self.retrieved),
-            "time_left": self.time_left(now),
-            "legal": sorted(k.value for k in self._legal_kinds()),
-            "hand": None,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-        }
-        if rules.meld.ownership is MeldOwnership.OWNED:
-            v["owners"] = list(self.owners)
-        if seat is not None:
-            v["hand"] = [str(c) for c in sorted(self.hands[seat], key=Card.sort_key)]
-        if self.last_result is not None:
-            v["last"] = {
-                "seat": self.last_result.action.seat,
-                "action": _public_action(self.last_result.action),
-                "accepted": self.last_result.accepted,
-                "violations": [x.to_json() for x in self.last_result.violations],
-                "event": self.last_result.event.to_json(),
-            }
-        return v
-
-    def _table_json(self) -> list[list[str]]:
-        # Every seat's and every spectator's view shows the same table, which changes only
-        # when a play is accepted: its text is made once per table (``self.table`` is an
-        # immutable tuple, replaced on change, so its identity is the key).
-        if self._table_text_of is not self.table:
-            self._table_text = tuple(tuple(str(it) for it in m.items) for m in self.table)
-            self._table_text_of = self.table
-        return [list(m) for m in self._table_text]
+        last = self.last_result
+        return ManipulationView(
+            game=self.rules.name,
+            seat=seat,
+            players=self.players,
+            dealer=self.dealer,
+            current=self.current,
+            phase=self.phase,
+            table=self.table,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock=len(self._stock),
+            discard_top=self.discard_pile[-1] if self.discard_pile else None,
+            discard_size=len(self.discard_pile),
+            opened=tuple(self.opened),
+            pass_count=self.pass_count,
+            retrieved=tuple(self.retrieved),
+            time_left=self.time_left(now),
+            legal=self.legal_kinds(),
+            hand=None if seat is None else tuple(sorted(self.hands[seat], key=Card.sort_key)),
+            outcome=self.outcome.to_json() if self.outcome else None,
+            owners=self.owners if self.rules.meld.ownership is MeldOwnership.OWNED else None,
+            last=None
+            if last is None
+            else LastAction(
+                seat=last.action.seat,
+                action=_public_action(last.action),
+                accepted=last.accepted,
+                violations=tuple(x.to_json() for x in last.violations),
+                event=last.event.to_json(),
+            ),
+        )
 
     def __repr__(self) -> str:
         return (

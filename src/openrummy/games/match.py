@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError
@@ -33,9 +32,11 @@ from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
-from .manipulation import ManipulationGame, Termination, cut_for_dealer
+from .jsonvalue import JsonObject
+from .manipulation import ManipulationGame, Result, Termination, cut_for_dealer
 from .rounds import RoundsMatch, RoundSummary
 from .standings import Standings
+from .views import ManipulationStandings, ManipulationView
 
 __all__ = ["ManipulationMatch", "MatchOutcome", "RoundSummary"]
 
@@ -54,7 +55,7 @@ class MatchOutcome:
         """How the winner was found, in English words ("lowest total", …)."""
         return str(self.decision)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "winners": list(self.winners),
             "totals": list(self.totals),
@@ -65,7 +66,9 @@ class MatchOutcome:
         }
 
 
-class ManipulationMatch(RoundsMatch[ManipulationGame]):
+class ManipulationMatch(
+    RoundsMatch[ManipulationGame, Result, ManipulationView, ManipulationStandings]
+):
     """A match of Robbers' Rummy, Rummikub or Vatikan: rounds until the format decides.
 
     ``decks`` optionally stacks the deck of each round (in draw order) for reproducible
@@ -88,7 +91,7 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
         clock: Callable[[], float] | None = None,
         started_at: float | None = None,
         max_rounds: int = 1000,
-        standings: Standings | Mapping[str, Any] | None = None,
+        standings: Standings | Mapping[str, object] | None = None,
     ) -> None:
         start = Standings.from_json(standings) if standings is not None else Standings()
         _check_standings(rules, players, start)
@@ -120,7 +123,7 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
 
     def _new_round(
         self,
-        rules: Any,
+        rules: ManipulationRules,
         players: int,
         *,
         seed: str,
@@ -183,13 +186,14 @@ class ManipulationMatch(RoundsMatch[ManipulationGame]):
             winners, tuple(self.totals), tuple(self.rounds_won), tuple(self.outs), how
         )
 
-    def _standings(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rules.match.rounds,
-            "totals": list(self.totals),
-            "rounds_won": list(self.rounds_won),
-            "outs": list(self.outs),
-        }
+    def _standings(self) -> ManipulationStandings:
+        return ManipulationStandings(
+            **self._standings_base(),
+            rounds=self.rules.match.rounds,
+            totals=tuple(self.totals),
+            rounds_won=tuple(self.rounds_won),
+            outs=tuple(self.outs),
+        )
 
 
 def _check_standings(rules: ManipulationRules, players: int, start: Standings) -> None:
@@ -252,12 +256,3 @@ def _check_standings(rules: ManipulationRules, players: int, start: Standings) -
         raise ConfigError(
             f"standings round = {r}: a match of match.rounds = {rules.match.rounds} would be over"
         )
-
-
-def _register() -> None:
-    from .registry import register_family
-
-    register_family("manipulation", ManipulationMatch)
-
-
-_register()

@@ -9,24 +9,40 @@ match is over. :class:`~openrummy.games.match.ManipulationMatch` and
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
 from openrummy.messages import Reason
 
-from .actions import Action, parse_action
+from .actions import Action, ActionKind, parse_action
+from .jsonvalue import JsonObject
+from .legal import LegalActions
+
+if TYPE_CHECKING:
+    from openrummy.rules import Rules
+
+    from .indian import HandOutcome, IndianGame, IndianResult
+    from .manipulation import ManipulationGame, Outcome, Result
+    from .views import IndianStandings, IndianView, ManipulationStandings, ManipulationView
 
 __all__ = ["RoundSummary", "RoundsMatch", "widen_view"]
 
-G = TypeVar("G")
+G = TypeVar("G", bound="ManipulationGame | IndianGame")
 """The family's round (hand) state machine."""
+R = TypeVar("R", bound="Result | IndianResult")
+"""What the round's ``apply`` returns."""
+V = TypeVar("V", bound="ManipulationView | IndianView")
+"""The round's view."""
+S = TypeVar("S", bound="ManipulationStandings | IndianStandings")
+"""The family's match standings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +56,7 @@ class RoundSummary:
     index: int
     seats: tuple[int, ...]
     dealer: int
-    outcome: Any
+    outcome: Outcome | HandOutcome
     tie_break: bool = False
 
     def winners(self) -> tuple[int, ...]:
@@ -52,7 +68,7 @@ class RoundSummary:
             out[s] = self.outcome.scores[i]
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "index": self.index,
             "seats": list(self.seats),
@@ -109,7 +125,7 @@ def widen_view(
     return v
 
 
-class RoundsMatch(ABC, Generic[G]):
+class RoundsMatch(ABC, Generic[G, R, V, S]):
     """Rounds dealt from a seed until the family's format decides the match.
 
     ``decks`` optionally stacks the deck of each round (in draw order) for reproducible
@@ -122,7 +138,7 @@ class RoundsMatch(ABC, Generic[G]):
 
     def __init__(
         self,
-        rules: Any,
+        rules: Rules,
         players: int,
         *,
         seed: int | str = 0,
@@ -190,8 +206,18 @@ class RoundsMatch(ABC, Generic[G]):
         """The family's match outcome."""
 
     @abstractmethod
-    def _standings(self) -> dict[str, Any]:
+    def _standings(self) -> S:
         """The family's match standings for views (totals and so on)."""
+
+    def _standings_base(self) -> dict[str, Any]:
+        """The standings every family shares, as keywords of its standings type."""
+        return {
+            "format": self.rules.match.format,
+            "round": self.round_index,
+            "round_seats": tuple(self.seats),
+            "last_round": self.rounds[-1].to_json() if self.rounds else None,
+            "outcome": self.outcome.to_json() if self.outcome is not None else None,
+        }
 
     def _next_players(self) -> tuple[int, ...]:
         """Who plays the next regular round (all players, or a pool's survivors)."""
@@ -206,15 +232,68 @@ class RoundsMatch(ABC, Generic[G]):
     @property
     def current(self) -> int:
         """The match seat to move."""
-        return self.seats[self.game.current]  # type: ignore[attr-defined]
+        return self.seats[self.game.current]
 
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    def parse_action(self, text: str, seat: int) -> Action:
-        """Read an action in the text notation (``"play [5H 6H 7H]"``, ``"draw"``) for ``seat``."""
-        return parse_action(text, seat=seat)
+    def parse_action(self, text: str, seat: int | None = None) -> Action:
+        """Read an action in the text notation (``"play [5H 6H 7H]"``, ``"draw"``) for the
+        match seat ``seat`` (default: the seat to move)."""
+        return parse_action(text, seat=self.current if seat is None else seat)
+
+    def copy(self) -> Self:
+        """An independent copy (for search): the round is copied, and every list and dict of
+        the standings (their items are immutable values)."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, (list, dict)):
+                setattr(other, name, copy.copy(value))
+        other.game = self.game.copy()  # type: ignore[assignment]
+        return other
+
+    def legal_kinds(self) -> frozenset[ActionKind]:
+        """Every kind of action the seat to move may take now (empty once the match is over)."""
+        if self.outcome is not None:
+            return frozenset()
+        return self._round().legal_kinds()
+
+    def legal_actions(self) -> LegalActions:
+        """The round's legal actions in match seats (see :class:`~.legal.LegalActions`)."""
+        if self.outcome is not None:
+            return LegalActions(-1, frozenset(), tuple, lambda _action: False)
+        game = self._round()
+        inner = game.legal_actions()
+        seats = self.seats
+
+        def listed() -> Iterator[Action]:
+            for action in inner:
+                yield dataclasses.replace(action, seat=seats[action.seat])
+
+        def contains(action: Action) -> bool:
+            if action.seat not in seats:
+                return False
+            return dataclasses.replace(action, seat=seats.index(action.seat)) in inner
+
+        return LegalActions(seats[inner.seat], inner.kinds, listed, contains)
+
+    def is_legal(self, action: Action) -> bool:
+        """True when :meth:`apply` would take ``action`` (it raises exactly when this is False)."""
+        if self.outcome is not None or action.seat not in self.seats:
+            return False
+        local = dataclasses.replace(action, seat=self.seats.index(action.seat))
+        return self._round().is_legal(local)
+
+    def candidate_plays(self, limit: int = 20) -> Iterator[Action]:
+        """The round's :meth:`candidate_plays`, in match seats."""
+        if self.outcome is not None:
+            return
+        for play in self._round().candidate_plays(limit):
+            yield dataclasses.replace(play, seat=self.seats[play.seat])
+
+    def _round(self) -> G:
+        return self.game
 
     def _deal(self, seats: tuple[int, ...], dealer: int, started_at: float | None) -> G:
         k = len(self.rounds)
@@ -234,11 +313,13 @@ class RoundsMatch(ABC, Generic[G]):
             started_at=started_at,
         )
 
-    def apply(self, action: Action) -> Any:
+    def apply(self, action: Action) -> R:
         """Apply an action of a match seat to the current round; deal on when it ends.
 
-        The result speaks of match seats; when the round ends, its ``after`` events say so
-        (``round_over``, then ``match_over`` once the match is decided).
+        Raises :class:`IllegalActionError` (nothing changed) exactly when :meth:`is_legal`
+        is False; the result's action carries the match seat, and when the round ends its
+        ``after`` events say so (``round_over``, then ``match_over`` once the match is
+        decided).
         """
         if self.outcome is not None:
             raise IllegalActionError("the match is over")
@@ -270,7 +351,7 @@ class RoundsMatch(ABC, Generic[G]):
                     )
                 )
             result = dataclasses.replace(result, after=tuple(after))
-        return result
+        return result  # type: ignore[no-any-return]
 
     def _round_over(self, outcome: Any, local_dealer: int, at: float | None) -> None:
         dealer = self.seats[local_dealer]
@@ -312,25 +393,23 @@ class RoundsMatch(ABC, Generic[G]):
         return False
 
     # -- views ----------------------------------------------------------------------------
-    def view(self, seat: int | None, *, now: float | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None, *, now: float | None = None) -> V:
         """The round view for a match seat (or a spectator) plus the match standings."""
+        from .views import view_from_json
+
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalActionError(f"there is no seat {seat}")
         local = self.seats.index(seat) if seat is not None and seat in self.seats else None
-        game: Any = self.game
-        v: dict[str, Any] = game.view(local, now=now)
+        view: Any = self.game.view(local, now=now)
         if len(self.seats) != self.players:
-            v = widen_view(
-                v, self.seats, self.players, self.per_seat_view_keys, self.per_seat_outcome_keys
+            widened = widen_view(
+                view.to_json(),
+                self.seats,
+                self.players,
+                self.per_seat_view_keys,
+                self.per_seat_outcome_keys,
             )
-        v["seat"] = seat
-        v["players"] = self.players
-        v["match"] = {
-            "format": self.rules.match.format.value,
-            "round": self.round_index,
-            "round_seats": list(self.seats),
-            **self._standings(),
-            "last_round": self.rounds[-1].to_json() if self.rounds else None,
-            "outcome": self.outcome.to_json() if self.outcome is not None else None,
-        }
-        return v
+            view = view_from_json(widened)
+        return dataclasses.replace(  # type: ignore[no-any-return]
+            view, seat=seat, players=self.players, match=self._standings()
+        )

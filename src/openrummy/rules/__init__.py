@@ -16,10 +16,8 @@ of RULES.md::
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Final
 
 from openrummy.errors import ConfigError
 from openrummy.rules.common import (
@@ -30,6 +28,8 @@ from openrummy.rules.common import (
     MatchFormat,
     ScoringMode,
 )
+from openrummy.rules.indian import PRESETS as _INDIAN_PRESETS
+from openrummy.rules.indian import IndianRules
 from openrummy.rules.manipulation import PRESETS as _MANIPULATION_PRESETS
 from openrummy.rules.manipulation import (
     Disposition,
@@ -48,12 +48,14 @@ from openrummy.rules.manipulation import (
 from openrummy.rules.options import OptionSet
 
 __all__ = [
+    "PRESETS",
     "AceMode",
     "DeckKind",
     "Disposition",
     "FailMode",
     "FirstDealer",
     "FirstPlayer",
+    "IndianRules",
     "JokerValue",
     "ManipulationRules",
     "MatchFormat",
@@ -62,6 +64,7 @@ __all__ = [
     "OpeningType",
     "OptionSet",
     "ReplacementSource",
+    "Rules",
     "ScoringMode",
     "StalemateScoring",
     "StalemateWinner",
@@ -69,38 +72,29 @@ __all__ = [
     "ValueScheme",
     "find_preset",
     "preset_names",
-    "register_preset",
 ]
 
-_REGISTRY: dict[str, Callable[[], Any]] = dict(_MANIPULATION_PRESETS)
+Rules = ManipulationRules | IndianRules
+"""The rules of a game of any family (``rules.family`` says which)."""
 
-
-def register_preset(name: str, factory: Callable[[], Any]) -> None:
-    """Make a preset findable by name (families register theirs on import)."""
-    _REGISTRY[name] = factory
-
-
-def _load_families() -> None:
-    # Families outside this module register themselves when imported.
-    with contextlib.suppress(ModuleNotFoundError):
-        importlib.import_module("openrummy.rules.indian")
+PRESETS: Final[Mapping[str, Callable[[], Rules]]] = {
+    **_MANIPULATION_PRESETS,
+    **_INDIAN_PRESETS,
+}
+"""Every preset by name, manipulation games first (RULES.md §10)."""
 
 
 def preset_names() -> list[str]:
-    _load_families()
-    return list(_REGISTRY)
+    return list(PRESETS)
 
 
-def find_preset(name: str, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Any:
+def find_preset(name: str, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Rules:
     """The preset ``name`` with ``overrides`` applied (dotted option names).
 
     Raises :class:`ConfigError` for an unknown preset, an unknown option, a bad value or an
     inconsistent combination.
     """
-    _load_families()
     key = name.strip().lower().replace("-", "_")
-    if key not in _REGISTRY:
-        raise ConfigError(f"unknown game {name!r}; presets: {', '.join(_REGISTRY)}")
-    rules = _REGISTRY[key]()
-    assert isinstance(rules, OptionSet)
-    return rules.with_options(overrides, **kw)
+    if key not in PRESETS:
+        raise ConfigError(f"unknown game {name!r}; presets: {', '.join(PRESETS)}")
+    return PRESETS[key]().with_options(overrides, **kw)

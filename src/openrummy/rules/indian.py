@@ -667,7 +667,13 @@ class IndianRules(OptionSet):
             raise ConfigError(f"wild_rank {wild_rank} is not a rank (1..13)")
         return Wilds(wild_rank)
 
-    def meld_rules(self, wilds: Wilds | int | None = None) -> MeldRules:
+    @property
+    def meld_rules(self) -> MeldRules:
+        """The :class:`MeldRules` without wild cards (a hand's wild rank comes from its indicator:
+        :meth:`meld_rules_for`)."""
+        return self.meld_rules_for(None)
+
+    def meld_rules_for(self, wilds: Wilds | int | None) -> MeldRules:
         """The :class:`MeldRules` of a hand with these wild cards (or this wild rank)."""
         w = wilds if isinstance(wilds, Wilds) else Wilds(wilds)
         m = self.meld
@@ -869,15 +875,3 @@ def _indian21() -> IndianRules:
 
 
 PRESETS: Final = {"indian13": _indian13, "indian10": _indian10, "indian21": _indian21}
-
-
-def _register() -> None:
-    # Imported lazily by openrummy.rules.find_preset; registering here keeps that module
-    # free of Indian names.
-    from openrummy.rules import register_preset
-
-    for name, factory in PRESETS.items():
-        register_preset(name, factory)
-
-
-_register()

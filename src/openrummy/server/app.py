@@ -40,6 +40,7 @@ from .protocol import (
     SyncMessage,
     TableInfo,
     client_message,
+    error_answers,
 )
 from .service import Conn, TableService
 from .settings import Settings
@@ -173,12 +174,12 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             for i in bot_infos(family)
         ]
 
-    @app.post("/api/tables", status_code=201, tags=["tables"])
+    @app.post("/api/tables", status_code=201, tags=["tables"], responses=error_answers(422))
     async def create_table(req: CreateTable) -> CreatedTable:
         """Create a table: preset, options, match format, seats (human or bot), time limit."""
         return await service.create(req)
 
-    @app.get("/api/tables", tags=["tables"])
+    @app.get("/api/tables", tags=["tables"], responses=error_answers(422))
     async def list_tables(
         status: Annotated[
             list[str] | None,
@@ -193,41 +194,51 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             raise ServiceError(ErrorCode.BAD_STATUS, f"unknown status {bad[0]!r}", 422)
         return await service.list_tables(statuses, limit)
 
-    @app.get("/api/tables/{table_id}", tags=["tables"])
+    @app.get("/api/tables/{table_id}", tags=["tables"], responses=error_answers(404))
     async def get_table(table_id: str) -> TableInfo:
         return await service.info(table_id)
 
-    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/join", tags=["tables"], responses=error_answers(404, 409, 422)
+    )
     async def join(table_id: str, req: JoinRequest) -> Joined:
         """Take a free human seat; the answer holds the seat token (shown only once)."""
         return await service.join(table_id, req)
 
-    @app.post("/api/tables/{table_id}/leave", tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/leave", tags=["tables"], responses=error_answers(401, 403, 404, 409)
+    )
     async def leave(table_id: str, token: Token) -> TableInfo:
         """Give up the seat of this seat token (in a running game a stand-in plays on)."""
         return await service.leave(table_id, token)
 
-    @app.post("/api/tables/{table_id}/start", tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/start",
+        tags=["tables"],
+        responses=error_answers(401, 403, 404, 409, 422),
+    )
     async def start(table_id: str, token: Token, req: StartRequest | None = None) -> TableInfo:
         """Start the game (creator token); publishes the seed commitment."""
         return await service.start_game(table_id, token, req or StartRequest())
 
-    @app.post("/api/tables/{table_id}/close", tags=["tables"])
+    @app.post(
+        "/api/tables/{table_id}/close", tags=["tables"], responses=error_answers(401, 403, 404, 409)
+    )
     async def close(table_id: str, token: Token) -> TableInfo:
         """Close the table (creator token); a running game is aborted and its seed revealed."""
         return await service.close(table_id, token)
 
-    @app.get("/api/tables/{table_id}/view", tags=["watch"])
+    @app.get("/api/tables/{table_id}/view", tags=["watch"], responses=error_answers(404))
     async def public_view(table_id: str) -> dict[str, Any]:
         """What a spectator sees now (the WebSocket sends it after every action)."""
         return await service.public_view(table_id)
 
-    @app.get("/api/tables/{table_id}/log", tags=["watch"])
+    @app.get("/api/tables/{table_id}/log", tags=["watch"], responses=error_answers(404))
     async def game_log(table_id: str) -> list[dict[str, Any]]:
         """Every applied action with its event in words."""
         return await service.events(table_id)
 
-    @app.get("/api/tables/{table_id}/record", tags=["watch"])
+    @app.get("/api/tables/{table_id}/record", tags=["watch"], responses=error_answers(404, 409))
     async def record(table_id: str) -> dict[str, Any]:
         """The game record (docs/record-format.md) once the game is over, seed revealed."""
         return await service.record(table_id)

@@ -207,7 +207,7 @@ def replay_events(
     row: TableRow, actions: list[ActionRow], names: list[str]
 ) -> list[dict[str, Any]]:
     """The game log of a stored game (:func:`event_info` of each action), by replaying it."""
-    from openrummy.games.registry import new_match
+    from openrummy.games.families import new_match
 
     if row.game is None:
         return []

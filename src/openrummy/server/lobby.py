@@ -10,7 +10,7 @@ from typing import Any
 
 from openrummy.bots import bot_infos, make_bot
 from openrummy.errors import RummyError
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
@@ -317,5 +317,5 @@ class Lobby(ServiceCore):
             return {
                 "seq": live.seq,
                 "now": now,
-                "view": client_view(live.match.view(None, now=now)),
+                "view": client_view(live.match.view(None, now=now).to_json()),
             }

@@ -21,6 +21,7 @@ __all__ = [
     "ClientMessage",
     "CreateTable",
     "CreatedTable",
+    "ErrorBody",
     "ErrorMessage",
     "EventInfo",
     "GameInfo",
@@ -38,6 +39,7 @@ __all__ = [
     "WelcomeMessage",
     "check_name",
     "client_message",
+    "error_answers",
 ]
 
 PROTOCOL_VERSION = 1
@@ -316,6 +318,29 @@ class UpdateMessage(BaseModel):
     deadline: float | None
     """When the current turn's timer runs out (epoch seconds), if there is one."""
     reply_to: MessageId | None = None
+
+
+class ErrorBody(BaseModel):
+    """A refused REST request: the error code (``docs/protocol.md``, Error codes) and why."""
+
+    error: ErrorCode
+    message: str
+
+
+_ANSWERS = {
+    401: "no seat or creator token (missing_token)",
+    403: "the token holds no seat at this table, or is not its creator token (bad_token)",
+    404: "no such table, preset or game (not_found, no_game)",
+    409: "not possible in the table's state (not_open, seat_taken, table_full, seats_free, "
+    "game_over, not_started, not_seated, not_finished, bad_seat)",
+    422: "refused values (bad_rules, bad_bot, no_bots, bad_seat, bad_status, wrong_family, "
+    "no_hint, bad_hand); a body that does not fit the schema gets FastAPI's detail list",
+}
+
+
+def error_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals of a REST route, for its OpenAPI description."""
+    return {s: {"model": ErrorBody, "description": _ANSWERS[s]} for s in statuses}
 
 
 class ErrorMessage(BaseModel):

@@ -219,7 +219,7 @@ class Referee(ServiceCore):
         texts: dict[int | None, str] = {}
 
         def message(seat: int | None) -> dict[str, Any]:
-            view = match.view(seat, now=now)
+            view = match.view(seat, now=now).to_json()
             return {
                 "type": "update",
                 "seq": live.seq,

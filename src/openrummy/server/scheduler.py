@@ -41,7 +41,7 @@ class Scheduler(ServiceCore):
         if live.row.time_limit is None:
             return  # no turn timer: nothing to schedule (and no view to build per action)
         now = self.clock()
-        left = live.match.view(None, now=now).get("time_left")
+        left = live.match.view(None, now=now).time_left
         if left is not None:
             live.task = self.spawn(self._timer(live, live.seq, now + float(left) + extra))
 
@@ -75,7 +75,7 @@ class Scheduler(ServiceCore):
             view = live.match.view(seat, now=self.clock())
             standin = live.row.seats[seat].kind != "bot"
             actor = "standin" if standin else "bot"
-        legal = [str(w) for w in view.get("legal") or ()]
+        legal = [str(w) for w in view.legal]
         first = away_policy(live.row.family).first_action if standin else None
         texts: list[str] = []
         if first is not None and first in legal:

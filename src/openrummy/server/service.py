@@ -22,7 +22,7 @@ import dataclasses
 import logging
 from typing import Any
 
-from openrummy.games.registry import new_match
+from openrummy.games.families import new_match
 
 from .core import Live, ServiceCore, hash_token
 from .errors import ServiceError

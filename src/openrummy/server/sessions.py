@@ -125,7 +125,11 @@ class Sessions(ServiceCore):
         live = conn.live
         assert live is not None
         now = self.clock()
-        view = client_view(live.match.view(conn.seat, now=now)) if live.match is not None else None
+        view = (
+            client_view(live.match.view(conn.seat, now=now).to_json())
+            if live.match is not None
+            else None
+        )
         conn.send(
             {
                 "type": "welcome",

@@ -38,14 +38,15 @@ from starlette.types import Scope
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
+from openrummy.games.families import new_match
 from openrummy.games.judge import check_table, judge_hand
-from openrummy.games.registry import new_match
 from openrummy.melds import Meld
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
 from .core import client_view, event_info
 from .errors import ErrorCode, ServiceError
+from .protocol import error_answers
 from .service import Live, TableService, hash_token
 
 __all__ = ["install_web", "web_dir"]
@@ -214,11 +215,11 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
             action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
             result = match.apply(action)
         now = actions[step - 1].at if step else game.started_at
-        view = client_view(match.view(None, now=now))
+        view = client_view(match.view(None, now=now).to_json())
         hands = []
         for s in range(row.players):
             try:
-                hands.append(match.view(s, now=now).get("hand"))
+                hands.append(match.view(s, now=now).to_json()["hand"])
             except RummyError:
                 hands.append(None)
         event = event_info(actions[step - 1], result, names) if result is not None else None
@@ -233,13 +234,13 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
 def _router() -> APIRouter:
     router = APIRouter(tags=["web"])
 
-    @router.get("/api/tables/{table_id}/rules")
+    @router.get("/api/tables/{table_id}/rules", responses=error_answers(404))
     async def table_rules(table_id: str, request: Request) -> dict[str, Any]:
         """The table's rules: every option and what the page shows (threshold, drop costs)."""
         live = await _live(_service(request), table_id)
         return rules_info(live.rules)
 
-    @router.get("/api/presets/{preset}/rules")
+    @router.get("/api/presets/{preset}/rules", responses=error_answers(404))
     async def preset_rules(preset: str) -> dict[str, Any]:
         """A preset's rules, as for a table (the lobby shows its defaults)."""
         try:
@@ -248,7 +249,7 @@ def _router() -> APIRouter:
             raise ServiceError(ErrorCode.NOT_FOUND, str(e), 404) from None
         return rules_info(rules)
 
-    @router.post("/api/tables/{table_id}/check")
+    @router.post("/api/tables/{table_id}/check", responses=error_answers(401, 403, 404, 409, 422))
     async def check(
         table_id: str, req: CheckRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -259,7 +260,7 @@ def _router() -> APIRouter:
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
         match = live.match
-        view = match.view(seat)
+        view = match.view(seat).to_json()
         local = match.seats.index(seat) if seat in match.seats else None
         my_turn = (
             local is not None
@@ -277,7 +278,7 @@ def _router() -> APIRouter:
         )
         return check.to_json()
 
-    @router.post("/api/tables/{table_id}/hint")
+    @router.post("/api/tables/{table_id}/hint", responses=error_answers(401, 403, 404, 409, 422))
     async def table_hint(
         table_id: str, req: HintRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -285,7 +286,7 @@ def _router() -> APIRouter:
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "manipulation":
             raise ServiceError(ErrorCode.WRONG_FAMILY, "hints are given in manipulation games", 422)
-        view = live.match.view(seat)
+        view = live.match.view(seat).to_json()
         if view.get("hand") is None:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
@@ -295,7 +296,7 @@ def _router() -> APIRouter:
         except RummyError as e:
             raise ServiceError(ErrorCode.NO_HINT, str(e), 422) from None
 
-    @router.post("/api/tables/{table_id}/hand")
+    @router.post("/api/tables/{table_id}/hand", responses=error_answers(401, 403, 404, 409, 422))
     async def hand(
         table_id: str, req: HandRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -303,7 +304,7 @@ def _router() -> APIRouter:
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "indian":
             raise ServiceError(ErrorCode.WRONG_FAMILY, "hands are arranged in Indian Rummy", 422)
-        view = live.match.view(seat)
+        view = live.match.view(seat).to_json()
         if view.get("hand") is None:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current hand", 409
@@ -322,7 +323,7 @@ def _router() -> APIRouter:
         except RummyError as e:
             raise ServiceError(ErrorCode.BAD_HAND, str(e), 422) from None
 
-    @router.get("/api/tables/{table_id}/replay")
+    @router.get("/api/tables/{table_id}/replay", responses=error_answers(404, 409))
     async def replay(
         table_id: str, request: Request, step: Annotated[int, Query(ge=0)] = 0
     ) -> dict[str, Any]:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openrummy.bots import make_bot
+from openrummy.games.families import new_match
 from openrummy.games.manipulation import PlayRejected
-from openrummy.games.registry import new_match
-from openrummy.rules import find_preset
+from openrummy.rules import Rules, find_preset
 from openrummy.rules.common import MatchFormat, ScoringMode
 
 __all__ = ["GameResult", "TournamentSpec", "run_game"]
@@ -101,7 +101,7 @@ class TournamentSpec:
         return bool(mode is not ScoringMode.ZERO_SUM_HIGH)
 
 
-def _single_unit_format(rules: Any) -> str | None:
+def _single_unit_format(rules: Rules) -> str | None:
     """The match format that plays exactly one round (hand) of this family."""
     if rules.family == "manipulation":
         return MatchFormat.SINGLE_ROUND.value
@@ -167,7 +167,7 @@ def run_game(spec: TournamentSpec, deal: int, rotation: int) -> GameResult:
             try:
                 match.apply(action)
             except PlayRejected:
-                legal = match.view(seat)["legal"]
+                legal = match.legal_kinds()
                 word = next(w for w in ("draw", "pass", "end") if w in legal)
                 match.apply(match.parse_action(word, seat))
             n += 1

@@ -9,10 +9,10 @@
 
 from openrummy.solve.explain import Step, StepKind, apply_steps, explain, explain_steps
 from openrummy.solve.settings import SolverSettings
-from openrummy.solve.table import Play, arrange, best_play, can_arrange
+from openrummy.solve.table import BestPlay, arrange, best_play, can_arrange
 
 __all__ = [
-    "Play",
+    "BestPlay",
     "SolverSettings",
     "Step",
     "StepKind",

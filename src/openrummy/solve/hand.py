@@ -358,7 +358,7 @@ def _first_key(m: Meld) -> tuple[int, int]:
 
 def _grow(meld: Meld, cls: int, card: Card, rules: IndianRules, wilds: Wilds) -> Meld | None:
     """``meld`` with the wild ``card`` added, if it stays valid and keeps its class."""
-    mr = rules.meld_rules(wilds)
+    mr = rules.meld_rules_for(wilds)
     items = meld.items
     if cls == C_SET:
         if len(items) >= rules.meld.set_max or not items or items[0].represents is None:
@@ -395,7 +395,7 @@ def read_group(meld: Meld, rules: IndianRules, wilds: WildsLike) -> list[GroupRe
     """
     wilds = as_wilds(wilds)
     items = meld.items
-    mr = rules.meld_rules(wilds)
+    mr = rules.meld_rules_for(wilds)
     flex = [
         i
         for i, it in enumerate(items)
@@ -547,7 +547,7 @@ def _judge(groups: Sequence[Meld], rules: IndianRules, wilds: Wilds) -> Declarat
         return _judge_v21(groups, readings, rules, wilds)
     for g, rs in zip(groups, readings, strict=True):
         if not _meld_readings(rs, rules):
-            problem = g.problem(rules.meld_rules(wilds)) or Reason.of("meld.not_valid_group")
+            problem = g.problem(rules.meld_rules_for(wilds)) or Reason.of("meld.not_valid_group")
             return Declaration(
                 False,
                 None,

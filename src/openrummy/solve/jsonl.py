@@ -42,7 +42,7 @@ from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve._fast import warm
 from openrummy.solve.explain import explain
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
-from openrummy.solve.table import Play, best_play
+from openrummy.solve.table import BestPlay, best_play
 
 __all__ = [
     "notation_error",
@@ -121,7 +121,7 @@ def _item(token: object) -> MeldItem:
     return MeldItem.parse(token)
 
 
-def play_to_json(play: Play, rules: ManipulationRules, ms: float) -> dict[str, object]:
+def play_to_json(play: BestPlay, rules: ManipulationRules, ms: float) -> dict[str, object]:
     """The answer line's object (values are JSON values, typed ``object`` because their
     shape depends on the key)."""
     return {

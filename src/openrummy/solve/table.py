@@ -55,11 +55,11 @@ from openrummy.solve._problem import (
 )
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
-__all__ = ["Play", "arrange", "best_play", "can_arrange", "table_cards"]
+__all__ = ["BestPlay", "arrange", "best_play", "can_arrange", "table_cards"]
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class BestPlay:
     """The answer of :func:`best_play`.
 
     ``table`` is the complete table after the play, jokers with explicit identities.
@@ -393,7 +393,7 @@ def best_play(
     opened: bool = True,
     keep_melds: bool = True,
     settings: SolverSettings = DEFAULT_SETTINGS,
-) -> Play:
+) -> BestPlay:
     """The best play for this table and hand (see the module docstring for the order).
 
     ``table`` is a list of melds, or a flat list of cards when only the multiset matters
@@ -435,7 +435,7 @@ def best_play(
         inner = best_play(
             rules, movable, h_cards, opened=opened, keep_melds=keep_melds, settings=settings
         )
-        return Play(
+        return BestPlay(
             table=(*fixed, *inner.table),
             placed=inner.placed,
             hand=inner.hand,
@@ -458,7 +458,9 @@ def best_play(
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
             pre = alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
-                return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+                return BestPlay(
+                    tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds)
+                )
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
                 lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
@@ -473,7 +475,7 @@ def best_play(
         if open_mode == OPEN_NONE:
             raise InvalidMeldError("the table cannot be arranged into valid melds")
         # no opening possible: a normal answer, nothing placed
-        return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+        return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
     new = sorted(solver.to_melds(res), key=lambda mt: _meld_order(mt[0]))
     after = [*base, *(m for m, _ in new)]
     placed = _placed(t_cards, after)
@@ -485,9 +487,9 @@ def best_play(
     assert count * solver.big + value == res.score, "solver score and melds disagree"
     if count == 0:
         # nothing to place: no play, the table stays as it was
-        return Play(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
+        return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
     opening = tuple(m for m, tag in new if tag) if open_mode != OPEN_NONE else ()
-    return Play(
+    return BestPlay(
         table=tuple(after),
         placed=tuple(sorted(placed, key=Card.sort_key)),
         hand=hand_after,
