@@ -68,6 +68,12 @@ def test_demo_then_replay_prints_the_same_outcome(tmp_path: Path) -> None:
     as_json = runner.invoke(app, ["replay", "--json", str(record)])
     data = json.loads(as_json.output)
     assert data["finished"] and data["outcome"]["winners"]
+    # Every action in words, in English or German, from the message catalogue.
+    verbose = runner.invoke(app, ["replay", "-v", str(record)])
+    assert verbose.exit_code == 0 and "P1 (simple) drew a card" in verbose.output
+    german = runner.invoke(app, ["replay", "-v", "--lang", "de", str(record)])
+    assert german.exit_code == 0 and "P1 (simple) hat eine Karte gezogen" in german.output
+    assert standings(german.output) == standings(replay.output)
 
 
 def test_replay_of_a_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -233,6 +233,18 @@ def test_an_unfinished_record_fails_unless_a_partial_check_is_asked_for(
     assert f"PARTIAL: the game is not finished; only its first {half} actions" in ok.output
 
 
+def test_a_record_from_before_outcomes_carried_their_decision_verifies() -> None:
+    rec = honest()
+    assert rec.result is not None and "decision" in rec.result
+    older = dataclasses.replace(
+        rec, result={k: v for k, v in rec.result.items() if k != "decision"}
+    )
+    check = verify_deal(older, published(older))
+    assert check.ok, check.problems
+    forged = dataclasses.replace(older, result={**older.result, "winners": [9]})
+    assert "result:" in problems(forged)
+
+
 def test_a_cut_record_that_keeps_the_result_fails() -> None:
     rec = honest()
     cut = dataclasses.replace(rec, actions=rec.actions[: len(rec.actions) // 2])

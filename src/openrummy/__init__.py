@@ -16,6 +16,7 @@ from openrummy.errors import (
     RecordError,
     RummyError,
 )
+from openrummy.events import Event, EventCode, Violation
 from openrummy.games.actions import ActionKind, parse_action
 from openrummy.games.families import FAMILIES, Family, new_game, new_match
 from openrummy.games.indian import IndianGame, IndianMatch
@@ -34,6 +35,8 @@ __all__ = [
     "ActionKind",
     "Card",
     "ConfigError",
+    "Event",
+    "EventCode",
     "Family",
     "IllegalActionError",
     "IndianGame",
@@ -55,6 +58,7 @@ __all__ = [
     "RummyError",
     "Suit",
     "View",
+    "Violation",
     "find_preset",
     "new_game",
     "new_match",

@@ -210,12 +210,16 @@ def _rules_page(rules: Any) -> str:
 # -- demo: a bot game printed turn by turn ----------------------------------------------------
 
 
-def _describe_action(names: Sequence[str], action: Any, result: Any) -> str:
-    who = names[action.seat]
-    event = result.event
-    if event.startswith(f"seat {action.seat}"):
-        event = event[len(f"seat {action.seat}") :].strip()
-    return f"{who} {event}"
+def _describe_action(names: Sequence[str], result: Any, lang: str = "en") -> str:
+    """What an action did, in words from the message catalogue."""
+    from openrummy.messages import render
+
+    return render(result.event, lang, names)
+
+
+LangOption = Annotated[
+    str, typer.Option("--lang", help="Language of the printed events: en or de.")
+]
 
 
 def standings_lines(match: Any, names: Sequence[str]) -> Iterator[str]:
@@ -252,6 +256,7 @@ def demo(
         float, typer.Option("--delay", help="Seconds to pause after each turn.")
     ] = 0.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result.")] = False,
+    lang: LangOption = "en",
 ) -> None:
     """Play a game between bots and print it turn by turn."""
     from openrummy.bots import make_bot, play_match
@@ -281,7 +286,7 @@ def demo(
         nonlocal printed_rounds
         if quiet:
             return
-        out(f"  {_describe_action(names, action, result)}")
+        out(f"  {_describe_action(names, result, lang)}")
         round_ended = printed_rounds < len(match.rounds)
         if result.accepted and isinstance(action, Play) and not round_ended:
             out(f"    table: {' '.join(m.pretty() for m in match.game.table)}")
@@ -354,6 +359,7 @@ def replay(
             "what was played.",
         ),
     ] = False,
+    lang: LangOption = "en",
 ) -> None:
     """Replay a game record and print its course and outcome."""
     from openrummy.record import load_record
@@ -382,7 +388,7 @@ def replay(
 
         def on_action(i: int, action: Any, result: Any) -> None:
             if verbose and not as_json:
-                lines.append(f"{i:5d}  {_describe_action(names, action, result)}")
+                lines.append(f"{i:5d}  {_describe_action(names, result, lang)}")
 
         match = rec.replay(on_action=on_action)
     except RummyError as e:

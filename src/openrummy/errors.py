@@ -12,6 +12,8 @@ wrong in a player's words. Which class tells *which kind* of wrong (as in python
 
 from __future__ import annotations
 
+from openrummy.messages import Reason
+
 
 class RummyError(ValueError):
     """Base class of every error OpenRummy raises on bad input."""
@@ -26,7 +28,15 @@ class InvalidMeldError(RummyError):
 
 
 class IllegalActionError(RummyError):
-    """An action that is not allowed in the current state (nothing was changed)."""
+    """An action that is not allowed in the current state (nothing was changed).
+
+    Made from a :class:`~openrummy.messages.Reason`, it keeps it as ``why`` (the message is
+    its English words), so an interface can word it in the player's language.
+    """
+
+    def __init__(self, reason: str | Reason) -> None:
+        self.why = reason if isinstance(reason, Reason) else None
+        super().__init__(str(reason))
 
 
 class ConfigError(RummyError):

@@ -28,6 +28,7 @@ from typing import Final
 
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import InvalidMeldError, NotationError
+from openrummy.messages import Reason
 
 __all__ = [
     "AceMode",
@@ -274,6 +275,11 @@ class Meld:
     # -- predicates ---------------------------------------------------------------------
     def check(self, rules: MeldRules) -> str | None:
         """``None`` if this is a valid meld under ``rules``, else the reason in words."""
+        problem = _check(self.items, rules)[1]
+        return None if problem is None else str(problem)
+
+    def problem(self, rules: MeldRules) -> Reason | None:
+        """``None`` if this is a valid meld under ``rules``, else why not, as data."""
         return _check(self.items, rules)[1]
 
     def kind(self, rules: MeldRules) -> MeldKind | None:
@@ -384,7 +390,7 @@ def _normalized(meld: Meld, rules: MeldRules) -> Meld:
 
 
 @functools.lru_cache(maxsize=65_536)
-def _check(items: tuple[MeldItem, ...], rules: MeldRules) -> tuple[MeldKind | None, str | None]:
+def _check(items: tuple[MeldItem, ...], rules: MeldRules) -> tuple[MeldKind | None, Reason | None]:
     """The kind of a valid meld, or why it is not one.
 
     Remembered per (items, rules): a manipulation turn re-checks the whole table, and most
@@ -392,55 +398,54 @@ def _check(items: tuple[MeldItem, ...], rules: MeldRules) -> tuple[MeldKind | No
     """
     n = len(items)
     if n == 0:
-        return None, "a meld needs cards"
+        return None, Reason.of("meld.empty")
     idents: list[Card] = []
     naturals = 0
     for it in items:
         if it.represents is None:
-            return None, f"the joker has no declared identity (write {it.card}=<card>)"
+            return None, Reason.of("meld.joker_unnamed", card=str(it.card))
         if it.represents.is_joker:
-            return None, f"{it}: a wild item must stand for a natural card"
+            return None, Reason.of("meld.wild_for_joker", item=str(it))
         if it.is_wild:
             if not rules.can_be_wild(it.card):
-                return None, f"{it.card} is not wild and cannot stand for {it.represents}"
+                return None, Reason.of(
+                    "meld.not_wild", card=str(it.card), identity=str(it.represents)
+                )
             if not it.card.is_joker and it.represents.tile != it.card.tile:
-                return None, f"{it}: cards and tiles do not mix"
+                return None, Reason.of("meld.item_mixes_tiles", item=str(it))
         else:
             naturals += 1
         idents.append(it.represents)
     if len({c.tile for c in idents}) > 1:
-        return None, "cards and tiles do not mix in one meld"
+        return None, Reason.of("meld.mixes_tiles")
     if n < 3:
-        return None, f"{n} card{'s' if n != 1 else ''} — a meld needs at least 3"
+        return None, Reason.of("meld.too_short", count=n)
     if naturals < rules.min_naturals:
-        return None, (
-            f"a meld needs at least {rules.min_naturals} natural card"
-            f"{'s' if rules.min_naturals != 1 else ''}"
-        )
+        return None, Reason.of("meld.few_naturals", count=rules.min_naturals)
     ranks = {c.rank for c in idents}
     suits = {c.suit for c in idents}
     if len(ranks) == 1:
         return _check_set(items, idents, rules)
     if len(suits) == 1:
         return _check_run(idents, rules)
-    return None, "neither a set (one rank) nor a run (one suit)"
+    return None, Reason.of("meld.not_set_or_run")
 
 
 def _check_set(
     items: tuple[MeldItem, ...], idents: list[Card], rules: MeldRules
-) -> tuple[MeldKind | None, str | None]:
+) -> tuple[MeldKind | None, Reason | None]:
     n = len(items)
     if n > rules.set_max:
-        return None, f"a set has at most {rules.set_max} cards, this one has {n}"
+        return None, Reason.of("meld.set_too_big", max=rules.set_max, count=n)
     natural_suits = [it.card.suit for it in items if not it.is_wild]
     if len(set(natural_suits)) != len(natural_suits):
-        return None, "a set may not repeat a suit"
+        return None, Reason.of("meld.set_repeats_suit")
     rep_suits = [c.suit for c in idents]
     if n <= 4 and len(set(rep_suits)) != len(rep_suits):
-        return None, "a set may not repeat a suit (check the jokers' identities)"
+        return None, Reason.of("meld.set_repeats_suit_jokers")
     # A34: wild items beyond the fourth suit may repeat a suit, naturals may not.
     if n > 4 and len(set(rep_suits)) != 4:
-        return None, "a set of more than 4 must show all four suits"
+        return None, Reason.of("meld.set_all_suits")
     return MeldKind.SET, None
 
 
@@ -482,23 +487,23 @@ def run_positions(idents: Sequence[Card], rules: MeldRules) -> list[int] | None:
     return None
 
 
-def _check_run(idents: list[Card], rules: MeldRules) -> tuple[MeldKind | None, str | None]:
+def _check_run(idents: list[Card], rules: MeldRules) -> tuple[MeldKind | None, Reason | None]:
     n = len(idents)
     if n < rules.min_len:
-        return None, f"a run needs at least {rules.min_len} cards"
+        return None, Reason.of("meld.run_too_short", count=rules.min_len)
     if run_positions(idents, rules) is not None:
         return MeldKind.RUN, None
     ranks = [c.rank for c in idents]
     if len(set(ranks)) != n and not (rules.ace_both_ends and n == 14):
-        return None, "a run may not repeat a rank"
+        return None, Reason.of("meld.run_repeats_rank")
     rset = set(ranks)
     names = "-".join(_rank_name(r) for r in _display_order(rset))
     if 1 in rset and 13 in rset:
         if rules.ace_mode is AceMode.LOW_ONLY:
-            return None, f"{names} is not a run with the ace low only"
+            return None, Reason.of("meld.run_ace_low_only", ranks=names)
         if rules.ace_mode is AceMode.HIGH_OR_LOW and 2 in rset:
-            return None, f"{names} is not a run: the ace is high or low, not both"
-    return None, f"{names} is not a sequence of consecutive ranks"
+            return None, Reason.of("meld.run_ace_both_ends", ranks=names)
+    return None, Reason.of("meld.not_consecutive", ranks=names)
 
 
 def _display_order(ranks: set[int]) -> list[int]:

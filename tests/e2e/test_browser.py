@@ -329,6 +329,17 @@ def test_german_page_at_phone_width(server: Server, browser: Any) -> None:
     )
     assert below
     shot(page, "18-de-table-phone")
+
+    # A play that will fail: the dialog gives the engine's reason in German, without rule codes.
+    build_meld(page, ["6S", "6H", "6D"])
+    page.click("#done-btn")  # Done checks exactly the table it sends
+    page.wait_for_selector(".modal >> text=Dieser Zug wird misslingen")
+    reason = page.inner_text(".modal li")
+    assert reason == "die Figuren aus deiner Hand sind 18 Punkte wert; die Eröffnung braucht 40"
+    shot(page, "18a-de-will-fail")
+    page.get_by_role("button", name="Zurück", exact=True).click()
+    page.click("#reset-btn")
+    page.wait_for_function("document.querySelectorAll('.table-melds .meld').length === 0")
     page.click("[data-lang=en]")
     page.wait_for_selector("text=Your hand")
     assert not page.js_errors

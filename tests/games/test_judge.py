@@ -81,6 +81,12 @@ def test_commit_checks_when_it_is_the_players_turn(robbers: ManipulationRules) -
     )
     assert check.checked and not check.ok
     assert any(v.code == "C5" for v in check.violations)
+    c5 = next(v for v in check.to_json()["violations"] if v["code"] == "C5")
+    assert (
+        c5["reason"] == "opening_too_low"
+        and c5["threshold"] == 40
+        and c5["text"].startswith("C5: ")
+    )
     # A retrieval that cannot be read is reported as such; nothing is checked beyond it.
     check = check_table(
         robbers, ["[10S 10H JK=10D]"], opened=False, retrievals=["nonsense"], game=game, seat=0
@@ -100,6 +106,7 @@ def test_table_check_json(robbers: ManipulationRules) -> None:
     assert valid == {
         "valid": True,
         "reason": None,
+        "problem": None,
         "kind": "SET",
         "value": 30,
         "meld": "[10S 10H 10D]",
@@ -107,6 +114,9 @@ def test_table_check_json(robbers: ManipulationRules) -> None:
         "opening": False,
     }
     assert "opening" not in invalid  # only a valid meld can count toward the opening
+    # Why not, in words and as data for the message catalogue.
+    assert invalid["reason"] == "2 cards — a meld needs at least 3"
+    assert invalid["problem"] == {"reason": "meld.too_short", "count": 2}
     assert MeldCheck("[6H 6D]").to_json()["valid"] is False
 
 

@@ -7,6 +7,7 @@ import pytest
 from helpers import cards, play, position
 from openrummy.cards import Card
 from openrummy.errors import IllegalActionError
+from openrummy.events import EventCode
 from openrummy.games.actions import Draw, EndTurn, Pass
 from openrummy.games.manipulation import ManipulationGame, Phase, Termination
 from openrummy.rules import find_preset
@@ -37,6 +38,21 @@ def test_T08_three_aces_open() -> None:
     result = game.apply(play(0, "[AS AH AD]"))
     assert not result.accepted and [v.code for v in result.violations] == ["C5"]
     assert not game.opened[0] and len(game.hands[0]) == 5 and game.table == ()
+
+
+def test_opening_event_reports_the_whole_value_of_the_melds() -> None:
+    # The threshold (40) is met by the aces alone (45); the event still counts every meld.
+    game = position(ROBBERS, ["AS AH AD KC QC JC 9C", "2D"], stock=STOCK, opened=False)
+    result = game.apply(play(0, "[AS AH AD]", "[JC QC KC]"))
+    assert result.accepted and result.event.code is EventCode.OPENED
+    assert result.event.to_json() == {
+        "code": "opened",
+        "seat": 0,
+        "placed": 6,
+        "value": 75,
+        "melds": ["[AS AH AD]", "[JC QC KC]"],
+    }
+    assert str(result.event) == "seat 0 placed 6 cards and opened with 75"
 
 
 def test_T09_K_Q_J_alone_is_not_enough() -> None:

@@ -40,7 +40,8 @@ async def test_the_turn_timer_is_a_failed_play_with_penalty(server_factory):
     event = up["event"]
     assert (event["seat"], event["actor"], event["action"]) == (first, "server", "timeout")
     assert event["accepted"] is False and "time" in event["text"]
-    assert "C8" in " ".join(up["view"]["last"]["violations"])
+    assert [v["code"] for v in up["view"]["last"]["violations"]] == ["C8"]
+    assert event["data"]["code"] == "timed_out" and event["data"]["penalty"] == 1
     assert up["view"]["hand_sizes"][first] == sizes[first] + 1  # robbers: penalty 1
     assert up["view"]["current"] == 1 - first
     # The record shows the timeout with the server's time stamp; it replays (C8 by `at`).
@@ -63,6 +64,8 @@ async def test_repeated_timeouts_hand_the_seat_to_a_stand_in_until_resume(server
     notice = await ca.expect("notice")
     assert notice["seat"] == 0 and "Ann is away" in notice["text"]
     assert "2 turns timed out in a row" in notice["text"]
+    assert notice["data"]["reason"] == "notice.away"
+    assert notice["data"]["cause"] == {"reason": "notice.timeouts", "count": 2}
     timeouts = [
         m for m in ca.received if m["type"] == "update" and m["event"]["action"] == "timeout"
     ]

@@ -139,6 +139,7 @@ async def test_turn_seat_token_and_replay_errors(server):
     assert err["code"] == "bad_action" and "is not an action" in err["message"]
     err = await mover.act("end", 0)
     assert err["code"] == "illegal"
+    assert err["why"] == {"reason": "illegal.end_too_early"}  # to word in the reader's language
     err = await mover.act("discard 5H", 0)
     assert err["code"] == "illegal"
     await _alive(mover, 0)
@@ -159,6 +160,10 @@ async def test_turn_seat_token_and_replay_errors(server):
     await _alive(waiter, 1)
     up = await spectator.expect("update")
     assert up["seq"] == 1 and up["event"]["actor"] == "seat"
+    # The event as data, and in English words with the player's name.
+    mover_seat = up["event"]["seat"]
+    assert up["event"]["data"] == {"code": "drew", "seat": mover_seat}
+    assert up["event"]["text"] in ("Ann drew a card", "Bob drew a card")
 
 
 async def test_hello_rules(server):

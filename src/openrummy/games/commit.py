@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from openrummy.cards import Card
+from openrummy.events import Violation
 from openrummy.melds import Meld, MeldItem, MeldKind
 from openrummy.rules.manipulation import (
     Disposition,
@@ -43,17 +44,6 @@ K = TypeVar("K")
 __all__ = ["PlayAnalysis", "Violation", "analyze_play", "commit_violations", "opening_required"]
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One broken commit check: ``code`` is C1..C8 (RULES.md §2.2)."""
-
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
-
-
 @dataclass(slots=True)
 class PlayAnalysis:
     """What a play does, and what is wrong with it."""
@@ -66,6 +56,8 @@ class PlayAnalysis:
     lifted: Counter[Card] = field(default_factory=Counter)
     """Cards that went from the table to the hand (legally: retrieved jokers only)."""
     opening_value: int = 0
+    opening_melds: tuple[Meld, ...] = ()
+    """The melds laid from the hand that make the opening (worth ``opening_value``)."""
     opens: bool = False
     """The play contains an opening that meets the rule (when one was required)."""
     retrieved: int = 0
@@ -140,9 +132,9 @@ def analyze_play(
     # C1: every meld valid, every wild item with an identity.
     normalized: list[Meld] = []
     for meld in table_after:
-        reason = meld.check(mr)
+        reason = meld.problem(mr)
         if reason is not None:
-            v.append(Violation("C1", f"{meld} is not valid: {reason}"))
+            v.append(Violation.of("C1", "invalid_meld", meld=str(meld), problem=reason))
             normalized.append(meld)
         else:
             normalized.append(meld.normalized(mr))
@@ -158,19 +150,15 @@ def analyze_play(
     for card, n in sorted(placed.items(), key=lambda kv: kv[0].sort_key()):
         if n > hand_c[card]:
             have = hand_c[card]
-            what = "joker" if card.is_joker else str(card)
             v.append(
-                Violation(
-                    "C3",
-                    f"you place {n} × {what} but hold {have}"
-                    if have
-                    else f"{what} is not in your hand",
-                )
+                Violation.of("C3", "too_many", count=n, card=str(card), have=have)
+                if have
+                else Violation.of("C3", "not_in_hand", card=str(card))
             )
 
     # C4: at least one card from the hand.
     if rules.play.require_hand_card and not placed:
-        v.append(Violation("C4", "a play must place at least one card from your hand"))
+        v.append(Violation.of("C4", "no_hand_card"))
 
     # C6: retrievals.
     substituted = _check_retrievals(
@@ -181,16 +169,10 @@ def analyze_play(
     # C2: conservation.
     lifted_naturals = sorted((c for c in lifted if not c.is_joker), key=Card.sort_key)
     for card in lifted_naturals:
-        v.append(Violation("C2", f"{card} would leave the table (table cards never go to a hand)"))
+        v.append(Violation.of("C2", "card_leaves_table", card=str(card)))
     lifted_jokers = lifted.get(Card(0, None), 0)
     if lifted_jokers > len(retrievals):
-        v.append(
-            Violation(
-                "C2",
-                f"{lifted_jokers - len(retrievals)} joker(s) would leave the table without "
-                "being retrieved",
-            )
-        )
+        v.append(Violation.of("C2", "jokers_leave_table", count=lifted_jokers - len(retrievals)))
 
     # C7: disposition of retrieved jokers.
     if retrievals:
@@ -205,13 +187,7 @@ def analyze_play(
             _match([Counter(m) for m in locked], [Counter(m.items) for m in table_after], _contains)
             is None
         ):
-            v.append(
-                Violation(
-                    "C6",
-                    "a meld holding a joker may only be added to: replace the joker first "
-                    "to move it or change that meld (joker.mobility = ONLY_VIA_REPLACEMENT)",
-                )
-            )
+            v.append(Violation.of("C6", "joker_locked"))
 
     # C5: the opening.
     if must_open:
@@ -220,7 +196,7 @@ def analyze_play(
     # C8: time.
     limit = rules.turn.time_limit_s
     if limit is not None and elapsed is not None and elapsed > limit:
-        v.append(Violation("C8", f"the play came after {elapsed:.1f} s; the limit is {limit:g} s"))
+        v.append(Violation.of("C8", "too_late", elapsed=round(elapsed, 1), limit=limit))
 
     # Owned melds (Hindu Rummy mit Stehlen, §3.8).
     if rules.meld.ownership is MeldOwnership.OWNED:
@@ -305,17 +281,15 @@ def _check_retrievals(
         return [tuple(m) for m in substituted]
     j = rules.joker
     if not j.retrieval:
-        v.append(
-            Violation("C6", "jokers are never retrieved in this game (only moved on the table)")
-        )
+        v.append(Violation.of("C6", "no_retrieval"))
         return [tuple(m) for m in substituted]
     if j.retrieval_requires_opened and not opened:
-        v.append(Violation("C6", "you may retrieve a joker only after you have opened"))
+        v.append(Violation.of("C6", "retrieve_before_open"))
     from_hand: Counter[Card] = Counter()
     from_table: Counter[Card] = Counter()
     for r in retrievals:
         if not 0 <= r.meld < len(table_before):
-            v.append(Violation("C6", f"there is no meld {r.meld} on the table"))
+            v.append(Violation.of("C6", "no_such_meld", index=r.meld))
             continue
         meld = table_before[r.meld]
         slot = next(
@@ -327,28 +301,25 @@ def _check_retrievals(
             None,
         )
         if slot is None:
-            v.append(Violation("C6", f"{meld} has no joker standing for {r.identity}"))
+            v.append(Violation.of("C6", "no_joker_for", meld=str(meld), identity=str(r.identity)))
             continue
         x = r.replacement
         kind = meld.kind(mr)
         if x.is_joker or x.rank != r.identity.rank:
-            v.append(Violation("C6", f"{x} cannot replace the joker standing for {r.identity}"))
+            v.append(
+                Violation.of("C6", "cannot_replace", replacement=str(x), identity=str(r.identity))
+            )
             continue
         if kind is MeldKind.RUN and x.suit != r.identity.suit:
-            v.append(Violation("C6", f"in a run only {r.identity} can replace that joker"))
+            v.append(Violation.of("C6", "run_replacement", identity=str(r.identity)))
             continue
         if kind is MeldKind.SET and x.suit != r.identity.suit:
             natural_suits = {it.card.suit for it in meld.items if not it.is_wild}
             if not j.set_suit_flexible:
-                v.append(
-                    Violation(
-                        "C6",
-                        f"only {r.identity} can replace that joker (joker.set_suit_flexible = false)",
-                    )
-                )
+                v.append(Violation.of("C6", "set_suit_fixed", identity=str(r.identity)))
                 continue
             if x.suit in natural_suits:
-                v.append(Violation("C6", f"{x} is already in {meld}"))
+                v.append(Violation.of("C6", "suit_already_in", replacement=str(x), meld=str(meld)))
                 continue
         if j.set3_requires_both and kind is MeldKind.SET and len(meld) == 3 and meld.jokers == 1:
             full = any(
@@ -359,26 +330,20 @@ def _check_retrievals(
                 for m in table_after
             )
             if not full:
-                v.append(
-                    Violation(
-                        "C6",
-                        f"the joker in the 3-card set {meld} can be retrieved only by adding both "
-                        "missing suits (joker.set3_requires_both)",
-                    )
-                )
+                v.append(Violation.of("C6", "set3_both", meld=str(meld)))
                 continue
         if r.from_table:
             if j.replacement_source is not ReplacementSource.HAND_OR_TABLE:
-                v.append(Violation("C6", f"the replacing {x} must come from your hand"))
+                v.append(Violation.of("C6", "replacement_from_hand", replacement=str(x)))
                 continue
             from_table[x] += 1
             if from_table[x] > before_c[x]:
-                v.append(Violation("C6", f"there is no {x} on the table to replace the joker"))
+                v.append(Violation.of("C6", "no_table_replacement", replacement=str(x)))
                 continue
         else:
             from_hand[x] += 1
             if from_hand[x] > placed[x]:
-                v.append(Violation("C6", f"the replacing {x} must be placed from your hand"))
+                v.append(Violation.of("C6", "replacement_not_placed", replacement=str(x)))
                 continue
         substituted[r.meld][slot] = MeldItem.natural(x)
     return [tuple(m) for m in substituted]
@@ -403,7 +368,7 @@ def _check_disposition(
     if d is Disposition.KEEP or d is Disposition.NEVER_TO_HAND:
         return
     if lifted_jokers:
-        v.append(Violation("C7", "a retrieved joker must be played again in the same turn"))
+        v.append(Violation.of("C7", "reuse_same_turn"))
         return
     if d is Disposition.REUSE_SAME_TURN:
         return
@@ -422,11 +387,11 @@ def _check_disposition(
         qualifying += meld.jokers
     if qualifying < n_retrieved:
         need = {
-            Disposition.REUSE_SAME_TURN_NEW_MELD: "a new meld",
-            Disposition.REUSE_SAME_TURN_NEW_MELD_2: "a new meld with at least 2 cards from your hand",
-            Disposition.REUSE_SAME_TURN_NEW_MELD_30: "a new meld worth at least 30",
+            Disposition.REUSE_SAME_TURN_NEW_MELD: "new_meld",
+            Disposition.REUSE_SAME_TURN_NEW_MELD_2: "new_meld_2",
+            Disposition.REUSE_SAME_TURN_NEW_MELD_30: "new_meld_30",
         }[d]
-        v.append(Violation("C7", f"a retrieved joker must go into {need} this turn"))
+        v.append(Violation.of("C7", "reuse_into", into=need))
 
 
 def _check_opening(
@@ -446,13 +411,7 @@ def _check_opening(
         missing = before_norm - after_norm
         if missing:
             first = next(iter(missing))
-            v.append(
-                Violation(
-                    "C5",
-                    f"on your opening turn the table must stay as it was ({first} was changed); "
-                    "lay only melds from your hand",
-                )
-            )
+            v.append(Violation.of("C5", "opening_table_changed", meld=str(first)))
             return
         candidates = list((after_norm - before_norm).elements())
     else:
@@ -461,27 +420,21 @@ def _check_opening(
         runs = [m for m in candidates if m.kind(mr) is MeldKind.RUN and len(m) >= o.run_length]
         if runs:
             out.opens = True
-            out.opening_value = max(rules.opening_value(m) for m in runs)
+            best = max(runs, key=rules.opening_value)
+            out.opening_value = rules.opening_value(best)
+            out.opening_melds = (best.normalized(mr),)
         else:
-            v.append(
-                Violation(
-                    "C5",
-                    f"your opening must include a run of at least {o.run_length} cards "
-                    "from your hand",
-                )
-            )
+            v.append(Violation.of("C5", "opening_needs_run", count=o.run_length))
         return
-    value = rules.best_opening(candidates, placed)[0]
+    # The whole value of the melds laid from the hand, not just enough of them to meet the
+    # threshold: the opening is reported as worth what it is worth.
+    value, chosen = rules.best_opening(candidates, placed, complete=True)
     out.opening_value = value
+    out.opening_melds = tuple(candidates[i].normalized(mr) for i in sorted(chosen))
     if value >= o.threshold:
         out.opens = True
     else:
-        v.append(
-            Violation(
-                "C5",
-                f"the melds from your hand are worth {value}; the opening needs {o.threshold}",
-            )
-        )
+        v.append(Violation.of("C5", "opening_too_low", value=value, threshold=o.threshold))
 
 
 def _check_owned(
@@ -505,19 +458,12 @@ def _check_owned(
         assignment = _match(smalls, bigs, lambda big, small: big == small)
     owners: list[int | None] = [mover] * len(table_after)
     if assignment is None:
-        v.append(
-            Violation(
-                "C2",
-                "other players' melds are theirs: you may only add cards from your hand to them"
-                if may_lay_off
-                else "other players' melds are theirs and may not be changed",
-            )
-        )
+        v.append(Violation.of("C2", "owned_lay_off_only" if may_lay_off else "owned_fixed"))
         return tuple(owners)
     added: Counter[Card] = Counter()
     for i, j in zip(others, assignment, strict=True):
         owners[j] = owners_before[i]
         added += Counter(table_after[j].cards) - Counter(it.card for it in substituted[i])
     if not _contains(placed, added):
-        v.append(Violation("C2", "cards added to other players' melds must come from your hand"))
+        v.append(Violation.of("C2", "owned_added_from_hand"))
     return tuple(owners)

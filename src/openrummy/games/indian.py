@@ -24,12 +24,13 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck
 from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.events import Event, EventCode, Violation
 from openrummy.games.actions import (
     Action,
     ActionKind,
@@ -42,7 +43,6 @@ from openrummy.games.actions import (
     kind_of,
     parse_action,
 )
-from openrummy.games.commit import Violation
 from openrummy.games.jsonvalue import JsonObject
 from openrummy.games.legal import LegalActions
 from openrummy.games.standings import Standings
@@ -50,6 +50,7 @@ from openrummy.games.standings import Standings
 if TYPE_CHECKING:
     from openrummy.games.views import IndianStandings, IndianView
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules.common import MatchFormat
 from openrummy.rules.indian import (
     DealsScoring,
@@ -144,7 +145,14 @@ class IndianResult:
     accepted: bool = True
     """False for an invalid declaration (penalised, the hand goes on)."""
     violations: tuple[Violation, ...] = ()
-    event: str = ""
+    event: Event = field(default_factory=lambda: Event(EventCode.SHOWED))
+    """What happened, as data (``str(result.event)`` in English words)."""
+    after: tuple[Event, ...] = ()
+    """What followed in a match: the hand's end, the match's end."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return (self.event, *self.after)
 
 
 _KINDS = frozenset(
@@ -435,7 +443,7 @@ class IndianGame:
             self.rules.discard.no_same_card_return and card == self._taken and hand.count(card) < 2
         )
 
-    def _illegal(self, action: Action) -> str | None:
+    def _illegal(self, action: Action) -> str | Reason | None:
         """Why ``action`` may not be applied now (``None``: it may)."""
         if self.outcome is not None:
             return "the hand is over"
@@ -451,12 +459,9 @@ class IndianGame:
         hand = self.hands[action.seat]
         if isinstance(action, Discard):
             if action.card not in hand:
-                return f"{action.card} is not in your hand"
+                return Reason.of("not_in_hand", card=str(action.card))
             if not self._may_discard(action.seat, action.card):
-                return (
-                    f"you took {action.card} from the discard pile this turn "
-                    "and may not throw it back"
-                )
+                return Reason.of("illegal.throw_back", card=str(action.card))
         if isinstance(action, Declare):
             return self._declare_shape(action)
         if isinstance(action, Show):
@@ -466,23 +471,20 @@ class IndianGame:
                 return str(e)
         return None
 
-    def _declare_shape(self, action: Declare) -> str | None:
+    def _declare_shape(self, action: Declare) -> str | Reason | None:
         hand = self.hands[action.seat]
         if action.finish not in hand:
-            return f"the finish card {action.finish} is not in your hand"
+            return Reason.of("illegal.finish_not_in_hand", card=str(action.finish))
         rest = list(hand)
         rest.remove(action.finish)
         shown = Counter(c for g in action.groups for c in g.cards)
         if shown != Counter(rest):
             missing = sorted((Counter(rest) - shown).elements(), key=Card.sort_key)
             extra = sorted((shown - Counter(rest)).elements(), key=Card.sort_key)
-            parts = []
-            if missing:
-                parts.append("missing " + " ".join(map(str, missing)))
-            if extra:
-                parts.append("not in your hand " + " ".join(map(str, extra)))
-            return "the groups must show exactly your cards without the finish card: " + "; ".join(
-                parts
+            return Reason.of(
+                "illegal.groups_not_hand",
+                missing=tuple(map(str, missing)) or None,
+                cards=tuple(map(str, extra)) or None,
             )
         try:
             check_declaration(action.groups, self.rules, self.wilds, cards=rest)
@@ -515,22 +517,20 @@ class IndianGame:
         self.last_result = result
         return result
 
-    def _why_not(self, kind: ActionKind) -> str:
+    def _why_not(self, kind: ActionKind) -> Reason:
         if kind == "declare" and self.phase is IndianPhase.START:
-            return "draw a card first: you declare instead of discarding (I18)"
+            return Reason.of("illegal.declare_draw_first")
         if kind == "drop":
-            return "you may drop only at the start of your turn, before drawing"
+            return Reason.of("illegal.drop_late")
         if kind in ("draw", "take") and self.phase is IndianPhase.DISCARD:
-            return "you have drawn already: discard or declare"
+            return Reason.of("illegal.drawn_discard_or_declare")
         if kind == "take":
-            return (
-                "you may not take that card from the discard pile (discard.take_wild_from_discard)"
-            )
+            return Reason.of("illegal.take_wild")
         if kind == "discard":
-            return "draw a card first"
+            return Reason.of("illegal.draw_first")
         if kind == "show":
-            return "groups are shown only after a valid declaration"
-        return f"{kind} is not allowed now"
+            return Reason.of("illegal.show_early")
+        return Reason.of("illegal.not_now", action=str(kind))
 
     def _do_drop(self, action: Drop) -> IndianResult:
         seat = action.seat
@@ -540,21 +540,21 @@ class IndianGame:
         self.status[seat] = SeatStatus.DROPPED
         self.out_of_play.extend(self.hands[seat])
         self.hands[seat] = []
-        kind = "first" if self.draws[seat] == 0 else "middle"
-        text = f"seat {seat} dropped ({kind} drop, {value})"
+        stage = "first" if self.draws[seat] == 0 else "middle"
+        event = Event(EventCode.DROPPED, seat, stage=stage, points=value)
         if not self._last_standing():
             self._next_turn(action.at)
-        return IndianResult(action, event=text)
+        return IndianResult(action, event=event)
 
     def _do_draw(self, action: Draw) -> IndianResult:
         if not self._stock and not self._rebuild_stock():
             self._finish_void()
-            return IndianResult(action, event="the stock ran out: the hand is void")
+            return IndianResult(action, event=Event(EventCode.STOCK_RAN_OUT, action.seat))
         self.hands[action.seat].append(self._stock.pop())
         self.draws[action.seat] += 1
         self._taken = None
         self.phase = IndianPhase.DISCARD
-        return IndianResult(action, event=f"seat {action.seat} drew from the stock")
+        return IndianResult(action, event=Event(EventCode.DREW, action.seat))
 
     def _rebuild_stock(self) -> bool:
         """Stock exhausted (§5.6): shuffle the discards except the top into a new stock."""
@@ -575,45 +575,43 @@ class IndianGame:
         self.draws[action.seat] += 1
         self._taken = card
         self.phase = IndianPhase.DISCARD
-        return IndianResult(action, event=f"seat {action.seat} took {card} from the discard pile")
+        return IndianResult(action, event=Event(EventCode.TOOK_DISCARD, action.seat, card=card))
 
     def _do_discard(self, action: Discard) -> IndianResult:
         hand = self.hands[action.seat]
         if action.card not in hand:
-            raise IllegalActionError(f"{action.card} is not in your hand")
+            raise IllegalActionError(Reason.of("not_in_hand", card=str(action.card)))
         if (
             self.rules.discard.no_same_card_return
             and action.card == self._taken
             and hand.count(action.card) < 2
         ):
-            raise IllegalActionError(
-                f"you took {action.card} from the discard pile this turn and may not throw it back"
-            )
+            raise IllegalActionError(Reason.of("illegal.throw_back", card=str(action.card)))
         hand.remove(action.card)
         self.discard_pile.append(action.card)
         self._upcard_on_top = False
         self._next_turn(action.at)
-        return IndianResult(action, event=f"seat {action.seat} discarded {action.card}")
+        return IndianResult(action, event=Event(EventCode.DISCARDED, action.seat, card=action.card))
 
     def _do_declare(self, action: Declare) -> IndianResult:
         seat = action.seat
         hand = self.hands[seat]
         if action.finish not in hand:
-            raise IllegalActionError(f"the finish card {action.finish} is not in your hand")
+            raise IllegalActionError(
+                Reason.of("illegal.finish_not_in_hand", card=str(action.finish))
+            )
         rest = list(hand)
         rest.remove(action.finish)
         shown = Counter(c for g in action.groups for c in g.cards)
         if shown != Counter(rest):
             missing = sorted((Counter(rest) - shown).elements(), key=Card.sort_key)
             extra = sorted((shown - Counter(rest)).elements(), key=Card.sort_key)
-            parts = []
-            if missing:
-                parts.append("missing " + " ".join(map(str, missing)))
-            if extra:
-                parts.append("not in your hand " + " ".join(map(str, extra)))
             raise IllegalActionError(
-                "the groups must show exactly your cards without the finish card: "
-                + "; ".join(parts)
+                Reason.of(
+                    "illegal.groups_not_hand",
+                    missing=tuple(map(str, missing)) or None,
+                    cards=tuple(map(str, extra)) or None,
+                )
             )
         try:
             verdict = check_declaration(action.groups, self.rules, self.wilds, cards=rest)
@@ -633,9 +631,8 @@ class IndianGame:
             self.declared_groups = groups
             self._declared_hand = rest
             self._finish_declared(seat, action.at)
-            return IndianResult(action, event=f"seat {seat} declared ({verdict.form})")
-        reason = verdict.reason or "not a valid declaration"
-        violation = Violation("DECLARE", reason)
+            return IndianResult(action, event=Event(EventCode.DECLARED, seat, form=verdict.form))
+        violation = Violation("DECLARE", verdict.problem or Reason.of("declare.invalid"))
         self.penalties[seat] = self.rules.declare.invalid_penalty
         self.finish_slot.remove(action.finish)
         self.discard_pile.append(action.finish)
@@ -654,7 +651,12 @@ class IndianGame:
             action,
             accepted=False,
             violations=(violation,),
-            event=f"seat {seat}'s declaration was invalid ({reason}): {self.rules.declare.invalid_penalty} points",
+            event=Event(
+                EventCode.DECLARE_FAILED,
+                seat,
+                violations=(violation,),
+                points=self.rules.declare.invalid_penalty,
+            ),
         )
 
     def _do_show(self, action: Show) -> IndianResult:
@@ -669,7 +671,7 @@ class IndianGame:
             self.current = waiting[0]
         else:
             self._score_declared()
-        return IndianResult(action, event=f"seat {seat} showed their cards")
+        return IndianResult(action, event=Event(EventCode.SHOWED, seat))
 
     # -- turn order and hand end --------------------------------------------------------------
     def _next_turn(self, at: float | None) -> None:
@@ -826,8 +828,8 @@ class IndianGame:
                 seat=last.action.seat,
                 action=_public(last.action),
                 accepted=last.accepted,
-                violations=tuple(str(x) for x in last.violations),
-                event=last.event,
+                violations=tuple(x.to_json() for x in last.violations),
+                event=last.event.to_json(),
             ),
         )
 
@@ -849,9 +851,15 @@ class IndianMatchOutcome:
     totals: tuple[int, ...]
     """Penalty totals (lower is better); with chips, the chip counts (higher is better)."""
     eliminated: tuple[int, ...]
-    decided_by: str
+    decision: Reason
+    """How the winner was found (``decision.last_under``, ``decision.lowest_total``, …)."""
     settlement: tuple[int, ...] | None = None
     """Points format: what each player receives (+) or pays (−)."""
+
+    @property
+    def decided_by(self) -> str:
+        """How the winner was found, in English words ("last player under 101", …)."""
+        return str(self.decision)
 
     def to_json(self) -> JsonObject:
         return {
@@ -859,6 +867,7 @@ class IndianMatchOutcome:
             "totals": list(self.totals),
             "eliminated": list(self.eliminated),
             "decided_by": self.decided_by,
+            "decision": self.decision.to_json(),
             "settlement": list(self.settlement) if self.settlement is not None else None,
         }
 
@@ -954,13 +963,13 @@ class IndianMatch(RoundsMatch[IndianGame, IndianResult, "IndianView", "IndianSta
                         self.chips[s] -= scores[i]
                         self.chips[w] += scores[i]
 
-    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
         fmt = self.rules.match.format
         if fmt is MatchFormat.POINTS:
             winners = summary.winners()
             if not winners:  # a void hand: nobody is owed anything
-                return (), "void hand"
-            return winners, "points (one hand)"
+                return (), Reason.of("decision.void_hand")
+            return winners, Reason.of("decision.points_one_hand")
         threshold = self.rules.pool_threshold
         if threshold is not None:
             exceed = self.rules.pool.elimination is PoolElimination.EXCEED
@@ -977,7 +986,7 @@ class IndianMatch(RoundsMatch[IndianGame, IndianResult, "IndianView", "IndianSta
             self.eliminated.extend(out)
             alive = [s for s in alive if s not in out]
             if len(alive) == 1:
-                return (alive[0],), f"last player under {threshold}"
+                return (alive[0],), Reason.of("decision.last_under", threshold=threshold)
             return None
         count = self.rules.deals.count if fmt is MatchFormat.DEALS else self.rules.match.hands
         if self.round_index < count:
@@ -985,17 +994,17 @@ class IndianMatch(RoundsMatch[IndianGame, IndianResult, "IndianView", "IndianSta
         if self.chips is not None:
             best_chips = max(self.chips)
             tied = [s for s in range(self.players) if self.chips[s] == best_chips]
-            how = "most chips"
+            how = Reason.of("decision.most_chips")
         else:
             best_total = min(self.totals)
             tied = [s for s in range(self.players) if self.totals[s] == best_total]
-            how = "lowest total"
+            how = Reason.of("decision.lowest_total")
         if len(tied) == 1:
             return (tied[0],), how
         self._tie_break(tied)
         return None
 
-    def _finish(self, winners: tuple[int, ...], how: str) -> IndianMatchOutcome:
+    def _finish(self, winners: tuple[int, ...], how: Reason) -> IndianMatchOutcome:
         settlement = None
         if self.rules.match.format is MatchFormat.POINTS:
             total = sum(self.totals)

@@ -26,6 +26,7 @@ from typing import Any
 from openrummy.cards import Card
 from openrummy.errors import RummyError
 from openrummy.melds import Meld, MeldItem, MeldRules
+from openrummy.messages import Reason
 from openrummy.rules.indian import IndianRules, LoserMeldCredit
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve.hand import (
@@ -59,7 +60,7 @@ MAX_OPEN_JOKERS = 3
 """Jokers without a stated identity that one meld may hold when the identities that fit are
 searched for (the search grows with the number of candidates to that power)."""
 
-_CHOOSE = "choose what the joker stands for"
+_CHOOSE = Reason.of("meld.choose_joker")
 _MAX_CHOICES = 24
 
 
@@ -77,6 +78,9 @@ class MeldCheck:
     meld: str
     valid: bool = False
     reason: str | None = None
+    """Why the meld is not valid, in English words."""
+    problem: Reason | None = None
+    """The same as data, for the message catalogue (``None`` for a notation error)."""
     kind: str | None = None
     value: int = 0
     choices: tuple[Meld, ...] = ()
@@ -86,6 +90,7 @@ class MeldCheck:
         out: dict[str, Any] = {
             "valid": self.valid,
             "reason": self.reason,
+            "problem": self.problem.to_json() if self.problem is not None else None,
             "kind": self.kind,
             "value": self.value,
             "meld": self.meld,
@@ -138,7 +143,7 @@ class TableCheck:
         if self.notation_error is not None:
             violations = [{"code": "notation", "text": self.notation_error}]
         else:
-            violations = [{"code": v.code, "text": str(v)} for v in self.violations]
+            violations = [{**v.to_json(), "text": str(v)} for v in self.violations]
         return {
             "melds": [m.to_json() for m in self.melds],
             "opening": self.opening.to_json(),
@@ -186,7 +191,7 @@ def check_table(
         open_jokers = sum(1 for it in meld.items if it.represents is None)
         if open_jokers > MAX_OPEN_JOKERS or (open_jokers and open_jokers == len(meld)):
             # Too many ways to try (each open joker multiplies them): the player says.
-            melds.append(MeldCheck(text, reason=_CHOOSE))
+            melds.append(_invalid(text, _CHOOSE))
             complete = False
             continue
         shown = text
@@ -196,16 +201,16 @@ def check_table(
                 meld = options[0]
                 shown = str(meld)
             elif not options:
-                melds.append(MeldCheck(text, reason=_no_identity_reason(meld, mr)))
+                melds.append(_invalid(text, _no_identity_reason(meld, mr)))
                 complete = False
                 continue
             else:
-                melds.append(MeldCheck(text, reason=_CHOOSE, choices=tuple(options[:_MAX_CHOICES])))
+                melds.append(_invalid(text, _CHOOSE, choices=tuple(options[:_MAX_CHOICES])))
                 complete = False
                 continue
-        reason = meld.check(mr)
-        if reason is not None:
-            melds.append(MeldCheck(shown, reason=reason))
+        problem = meld.problem(mr)
+        if problem is not None:
+            melds.append(_invalid(shown, problem))
             complete = False
             continue
         kind = meld.kind(mr)
@@ -248,12 +253,16 @@ def check_table(
     return TableCheck(tuple(melds), opening, tuple(violations), ok=not violations, checked=True)
 
 
-def _no_identity_reason(meld: Meld, mr: MeldRules) -> str:
+def _invalid(text: str, problem: Reason, choices: tuple[Meld, ...] = ()) -> MeldCheck:
+    return MeldCheck(text, reason=str(problem), problem=problem, choices=choices)
+
+
+def _no_identity_reason(meld: Meld, mr: MeldRules) -> Reason:
     bare = Meld(tuple(it for it in meld.items if it.represents is not None))
     if len(meld) < mr.min_len:
-        return f"{len(meld)} card{'s' if len(meld) != 1 else ''} — a meld needs at least 3"
-    reason = bare.check(mr) if len(bare) >= mr.min_len else None
-    return reason or "no identity of the joker makes this a meld"
+        return Reason.of("meld.too_short", count=len(meld))
+    problem = bare.problem(mr) if len(bare) >= mr.min_len else None
+    return problem or Reason.of("meld.no_identity")
 
 
 def _retrieval(text: str) -> Retrieval:
@@ -330,9 +339,16 @@ class DeclarationVerdict:
 
     valid: bool
     reason: str | None
+    """Why not, in English words."""
+    problem: Reason | None = None
+    """Why not, as data for the message catalogue (``None`` for unreadable groups)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"valid": self.valid, "reason": self.reason}
+        return {
+            "valid": self.valid,
+            "reason": self.reason,
+            "problem": self.problem.to_json() if self.problem is not None else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,7 +448,7 @@ def judge_hand(
         except (RummyError, ValueError) as e:
             declaration = DeclarationVerdict(False, str(e))
         else:
-            declaration = DeclarationVerdict(verdict.valid, verdict.reason)
+            declaration = DeclarationVerdict(verdict.valid, verdict.reason, verdict.problem)
     return HandJudgement(tuple(checks), deadwood, arrangement, declaration)
 
 

@@ -26,13 +26,15 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.events import Event, EventCode
 from openrummy.melds import Meld
+from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, ScoringMode
 from openrummy.rules.manipulation import (
     FailMode,
@@ -134,7 +136,14 @@ class Result:
     """False for a failed play (or a timeout/abandon): it was reverted and penalised."""
     violations: tuple[Violation, ...] = ()
     drawn: int = 0
-    event: str = ""
+    event: Event = field(default_factory=lambda: Event(EventCode.PASSED))
+    """What happened, as data (``str(result.event)`` in English words)."""
+    after: tuple[Event, ...] = ()
+    """What followed in a match: the round's end, the match's end."""
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return (self.event, *self.after)
 
 
 _INDIAN_ONLY = frozenset({ActionKind.DROP, ActionKind.DECLARE, ActionKind.SHOW})
@@ -563,7 +572,7 @@ class ManipulationGame:
             return f"it is seat {self.current}'s turn, not seat {action.seat}'s"
         return None
 
-    def _illegal(self, action: Action) -> str | None:
+    def _illegal(self, action: Action) -> str | Reason | None:
         """Why ``action`` may not be applied now (``None``: it may; a play's commit checks are
         the failure rule's business, not legality's)."""
         reason = self._not_your_turn(action)
@@ -574,7 +583,7 @@ class ManipulationGame:
         if kind not in self.legal_kinds():
             return self._why_not(kind)
         if isinstance(action, Discard) and action.card not in self.hands[action.seat]:
-            return f"{action.card} is not in your hand"
+            return Reason.of("not_in_hand", card=str(action.card))
         if isinstance(action, Timeout):
             limit = self.rules.turn.time_limit_s
             at = action.at if action.at is not None else (self.clock() if self.clock else None)
@@ -584,29 +593,29 @@ class ManipulationGame:
                     return f"the turn timer has not run out ({limit - elapsed:.1f} s left)"
         return None
 
-    def _why_not(self, kind: ActionKind) -> str:
+    def _why_not(self, kind: ActionKind) -> Reason:
         phase = self.phase
         if kind is ActionKind.DRAW:
             if not self._stock:
-                return "the stock is empty: pass instead"
+                return Reason.of("illegal.stock_empty")
             if phase is Phase.DREW:
-                return "you have already drawn this turn"
-            return "you cannot draw now: your turn is over"
+                return Reason.of("illegal.drew_already")
+            return Reason.of("illegal.turn_over")
         if kind is ActionKind.PASS:
-            return "you may pass only when the stock is empty"
+            return Reason.of("illegal.pass_with_stock")
         if kind is ActionKind.TAKE:
-            return "there is no discard pile to take from now"
+            return Reason.of("illegal.no_discard_pile")
         if kind is ActionKind.DISCARD:
-            return "you discard only after drawing in the discard-pile variant"
+            return Reason.of("illegal.discard_after_draw")
         if kind is ActionKind.END:
-            return "you can end the turn only after a play or a draw (play–draw–play)"
+            return Reason.of("illegal.end_too_early")
         if kind is ActionKind.TIMEOUT:
-            return "this game has no turn timer"
+            return Reason.of("illegal.no_timer")
         if kind is ActionKind.PLAY:
             if phase is Phase.DISCARD:
-                return "discard a card first"
-            return "you cannot play now: draw or end your turn"
-        return f"{kind.value} is not allowed now"
+                return Reason.of("illegal.discard_first")
+            return Reason.of("illegal.no_play_now")
+        return Reason.of("illegal.not_now", action=kind.value)
 
     def _do_play(self, play: Play) -> Result:
         seat = play.seat
@@ -628,20 +637,23 @@ class ManipulationGame:
             self.opened[seat] = True
             opened_now = True
         self.pass_count = 0
-        n_placed = sum(analysis.placed.values())
-        text = f"seat {seat} placed {n_placed} card{'s' if n_placed != 1 else ''}"
-        if opened_now:
-            text += f" and opened with {analysis.opening_value}"
-        if analysis.retrieved:
-            text += f", retrieving {analysis.retrieved} joker(s)"
+        event = Event(
+            EventCode.OPENED if opened_now else EventCode.PLACED,
+            seat,
+            placed=sum(analysis.placed.values()),
+            value=analysis.opening_value if opened_now else None,
+            melds=analysis.opening_melds if opened_now else (),
+            retrieved=analysis.retrieved,
+            out=not hand,
+        )
         if not hand:
             self._finish_out(seat)
-            return Result(play, True, event=text + " and went out")
+            return Result(play, True, event=event)
         if self.rules.turn.model is TurnModel.PLAY_DRAW_PLAY and self.phase is Phase.START:
             self.phase = Phase.PLAYED
         else:
             self._end_turn(play.at)
-        return Result(play, True, event=text)
+        return Result(play, True, event=event)
 
     def _fail(self, action: Action, violations: Sequence[Violation]) -> Result:
         """Failure (§2.5): the table and hand are as at turn start; draw the penalty."""
@@ -655,13 +667,15 @@ class ManipulationGame:
         elif not self._stock:
             self.pass_count = 0
         self._end_turn(action.at)
-        reason = "; ".join(str(v) for v in violations)
+        code = {Timeout: EventCode.TIMED_OUT, Abandon: EventCode.ABANDONED}.get(
+            type(action), EventCode.PLAY_FAILED
+        )
         return Result(
             action,
             False,
             tuple(violations),
             drawn=n,
-            event=f"seat {seat}'s play failed ({reason}); drew {n} as a penalty",
+            event=Event(code, seat, violations=tuple(violations), penalty=n),
         )
 
     def _do_draw(self, action: Draw) -> Result:
@@ -676,7 +690,7 @@ class ManipulationGame:
             self.phase = Phase.DREW
         else:
             self._end_turn(action.at)
-        return Result(action, True, drawn=1, event=f"seat {action.seat} drew a card")
+        return Result(action, True, drawn=1, event=Event(EventCode.DREW, action.seat))
 
     def _do_take(self, action: TakeDiscard) -> Result:
         card = self.discard_pile.pop()
@@ -688,7 +702,7 @@ class ManipulationGame:
             self.pass_count += 1
         self.phase = Phase.DISCARD
         return Result(
-            action, True, drawn=1, event=f"seat {action.seat} took {card} from the discard pile"
+            action, True, drawn=1, event=Event(EventCode.TOOK_DISCARD, action.seat, card=card)
         )
 
     def _do_discard(self, action: Discard) -> Result:
@@ -696,16 +710,16 @@ class ManipulationGame:
         hand.remove(action.card)
         self.discard_pile.append(action.card)
         self._end_turn(action.at)
-        return Result(action, True, event=f"seat {action.seat} discarded {action.card}")
+        return Result(action, True, event=Event(EventCode.DISCARDED, action.seat, card=action.card))
 
     def _do_pass(self, action: Pass) -> Result:
         self.pass_count += 1
         self._end_turn(action.at)
-        return Result(action, True, event=f"seat {action.seat} passed")
+        return Result(action, True, event=Event(EventCode.PASSED, action.seat))
 
     def _do_end(self, action: EndTurn) -> Result:
         self._end_turn(action.at)
-        return Result(action, True, event=f"seat {action.seat} ended the turn")
+        return Result(action, True, event=Event(EventCode.ENDED_TURN, action.seat))
 
     def _do_timeout(self, action: Timeout) -> Result:
         limit = self.rules.turn.time_limit_s
@@ -713,20 +727,18 @@ class ManipulationGame:
         if self.phase in (Phase.PLAYED, Phase.DREW):
             # Nothing is pending: the accepted play stands and the turn simply ends.
             self._end_turn(action.at)
-            return Result(action, True, event=f"seat {action.seat}'s time ran out")
+            return Result(action, True, event=Event(EventCode.TIMED_OUT, action.seat))
         if self.phase is Phase.DISCARD:
             # The draw stands; the most recently drawn card is discarded for the player.
             card = self.hands[action.seat][-1]
             self.hands[action.seat].pop()
             self.discard_pile.append(card)
             self._end_turn(action.at)
-            return Result(
-                action, True, event=f"seat {action.seat}'s time ran out; {card} discarded"
-            )
-        return self._fail(action, [Violation("C8", f"the turn time limit of {limit:g} s ran out")])
+            return Result(action, True, event=Event(EventCode.TIMED_OUT, action.seat, card=card))
+        return self._fail(action, [Violation.of("C8", "time_ran_out", limit=limit)])
 
     def _do_abandon(self, action: Abandon) -> Result:
-        return self._fail(action, [Violation("C0", "the manipulation was abandoned")])
+        return self._fail(action, [Violation.of("C0", "abandoned")])
 
     def _end_turn(self, at: float | None) -> None:
         n = self.players
@@ -843,8 +855,8 @@ class ManipulationGame:
                 seat=last.action.seat,
                 action=_public_action(last.action),
                 accepted=last.accepted,
-                violations=tuple(str(x) for x in last.violations),
-                event=last.event,
+                violations=tuple(x.to_json() for x in last.violations),
+                event=last.event.to_json(),
             ),
         )
 

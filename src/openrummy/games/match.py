@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError
+from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, MatchFormat, ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
@@ -46,8 +47,13 @@ class MatchOutcome:
     totals: tuple[int, ...]
     rounds_won: tuple[int, ...]
     outs: tuple[int, ...]
-    decided_by: str
-    """How the winner was found, in words ("lowest total", "most rounds won", …)."""
+    decision: Reason
+    """How the winner was found (``decision.lowest_total``, ``decision.first_to_outs``, …)."""
+
+    @property
+    def decided_by(self) -> str:
+        """How the winner was found, in English words ("lowest total", …)."""
+        return str(self.decision)
 
     def to_json(self) -> JsonObject:
         return {
@@ -56,6 +62,7 @@ class MatchOutcome:
             "rounds_won": list(self.rounds_won),
             "outs": list(self.outs),
             "decided_by": self.decided_by,
+            "decision": self.decision.to_json(),
         }
 
 
@@ -146,15 +153,15 @@ class ManipulationMatch(
             if outcome.termination is Termination.OUT:
                 self.outs[summary.seats[w]] += 1
 
-    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
         fmt = self.rules.match.format
         high = self._higher_is_better()
         if fmt is MatchFormat.SINGLE_ROUND:
-            return summary.winners(), "single round"
+            return summary.winners(), Reason.of("decision.single_round")
         if fmt is MatchFormat.FIRST_TO_N_OUTS:
             n = self.rules.match.outs_to_win
             reached = tuple(s for s in range(self.players) if self.outs[s] >= n)
-            return (reached, f"first to {n} outs") if reached else None
+            return (reached, Reason.of("decision.first_to_outs", outs=n)) if reached else None
         target = self.rules.match.target_score
         if target is not None and fmt is MatchFormat.ROUNDS_HIGHEST_TOTAL:
             if max(self.totals) < target:
@@ -164,15 +171,17 @@ class ManipulationMatch(
         best = (max if high else min)(self.totals)
         tied = [s for s in range(self.players) if self.totals[s] == best]
         if len(tied) == 1:
-            return (tied[0],), "highest total" if high else "lowest total"
+            return (tied[0],), Reason.of(
+                "decision.highest_total" if high else "decision.lowest_total"
+            )
         most = max(self.rounds_won[s] for s in tied)
         tied = [s for s in tied if self.rounds_won[s] == most]
         if len(tied) == 1:
-            return (tied[0],), "most rounds won"
+            return (tied[0],), Reason.of("decision.most_rounds_won")
         self._tie_break(tied)
         return None
 
-    def _finish(self, winners: tuple[int, ...], how: str) -> MatchOutcome:
+    def _finish(self, winners: tuple[int, ...], how: Reason) -> MatchOutcome:
         return MatchOutcome(
             winners, tuple(self.totals), tuple(self.rounds_won), tuple(self.outs), how
         )

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, IllegalActionError
+from openrummy.events import Event, EventCode
+from openrummy.messages import Reason
 
 from .actions import Action, ActionKind, parse_action
 from .jsonvalue import JsonObject
@@ -108,7 +110,11 @@ def widen_view(
     v["current"] = seats[v["current"]]
     v["dealer"] = seats[v["dealer"]]
     if v.get("last"):
-        v["last"] = dict(v["last"], seat=seats[v["last"]["seat"]])
+        last = dict(v["last"], seat=seats[v["last"]["seat"]])
+        event = last.get("event")
+        if isinstance(event, dict) and event.get("seat") is not None:
+            last["event"] = dict(event, seat=seats[event["seat"]])
+        v["last"] = last
     if v.get("outcome"):
         o = dict(v["outcome"])
         o["winners"] = [seats[w] for w in o["winners"]]
@@ -191,11 +197,12 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
         """Add a finished (regular) round to the standings."""
 
     @abstractmethod
-    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
-        """The winners and how they won once the match is decided, else ``None``."""
+    def _decide(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
+        """The winners and how they won (a ``decision.*`` reason) once the match is
+        decided, else ``None``."""
 
     @abstractmethod
-    def _finish(self, winners: tuple[int, ...], how: str) -> Any:
+    def _finish(self, winners: tuple[int, ...], how: Reason) -> Any:
         """The family's match outcome."""
 
     @abstractmethod
@@ -310,7 +317,9 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
         """Apply an action of a match seat to the current round; deal on when it ends.
 
         Raises :class:`IllegalActionError` (nothing changed) exactly when :meth:`is_legal`
-        is False; the result's action carries the match seat.
+        is False; the result's action carries the match seat, and when the round ends its
+        ``after`` events say so (``round_over``, then ``match_over`` once the match is
+        decided).
         """
         if self.outcome is not None:
             raise IllegalActionError("the match is over")
@@ -324,9 +333,24 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
         result = game.apply(local)
         stamped = dataclasses.replace(result.action, seat=action.seat)
         self.history.append(stamped)
-        result = dataclasses.replace(result, action=stamped)
+        result = dataclasses.replace(
+            result, action=stamped, event=result.event.with_seats(self.seats)
+        )
         if game.outcome is not None:
             self._round_over(game.outcome, game.dealer, stamped.at)
+            summary = self.rounds[-1]
+            after = [
+                Event(EventCode.ROUND_OVER, round=summary.index + 1, winners=summary.winners())
+            ]
+            if self.outcome is not None:
+                after.append(
+                    Event(
+                        EventCode.MATCH_OVER,
+                        winners=tuple(self.outcome.winners),
+                        decision=self.outcome.decision,
+                    )
+                )
+            result = dataclasses.replace(result, after=tuple(after))
         return result  # type: ignore[no-any-return]
 
     def _round_over(self, outcome: Any, local_dealer: int, at: float | None) -> None:
@@ -351,13 +375,13 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
             nxt = (nxt + 1) % self.players
         self.game = self._deal(players, nxt, at)
 
-    def _decide_tie_break(self, summary: RoundSummary) -> tuple[tuple[int, ...], str] | None:
+    def _decide_tie_break(self, summary: RoundSummary) -> tuple[tuple[int, ...], Reason] | None:
         """An extra round among the tied: its best round score wins; repeat while tied."""
         scores = summary.outcome.scores
         best = (max if self._higher_is_better() else min)(scores)
         still = tuple(summary.seats[i] for i, sc in enumerate(scores) if sc == best)
         if len(still) == 1:
-            return still, "extra round among the tied players"
+            return still, Reason.of("decision.tie_break")
         self._tied = still
         return None
 

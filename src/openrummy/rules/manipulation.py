@@ -538,12 +538,17 @@ class ManipulationRules(OptionSet):
         return total
 
     def best_opening(
-        self, candidates: Sequence[Meld], placed: Counter[Card]
+        self, candidates: Sequence[Meld], placed: Counter[Card], *, complete: bool = False
     ) -> tuple[int, tuple[int, ...]]:
         """The opening in ``candidates``: the largest value of disjoint melds made of the
-        ``placed`` hand cards, and which melds (the search stops once the threshold is met).
+        ``placed`` hand cards, and which melds. The search stops once the threshold is met,
+        unless ``complete`` asks for the full value (what an opening is reported as worth).
         """
-        threshold = self.opening.threshold
+        threshold = (
+            self.opening.threshold
+            if not complete
+            else sum(self.opening_value(m) for m in candidates)
+        )
         values = [self.opening_value(m) for m in candidates]
         order = sorted(range(len(candidates)), key=lambda i: -values[i])
         best: tuple[int, tuple[int, ...]] = (0, ())

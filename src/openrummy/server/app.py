@@ -326,7 +326,7 @@ async def _reader(
         try:
             await _dispatch(conn, message, service, table_id, reply_to)
         except ServiceError as e:
-            conn.error(e.code, e.message, reply_to)
+            conn.error(e.code, e.message, reply_to, e.why)
 
 
 async def _dispatch(

@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
-import re
 import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from openrummy.messages import Reason, render
 from openrummy.rules import find_preset
 
 from .bus import Bus
 from .errors import ServiceError
 from .settings import Settings
-from .store import SeatRow, Store, TableRow
+from .store import ActionRow, SeatRow, Store, TableRow
 
 if TYPE_CHECKING:
     from .sessions import Conn
@@ -38,8 +39,9 @@ __all__ = [
     "client_view",
     "deadline",
     "dumps",
+    "event_info",
     "hash_token",
-    "words",
+    "replay_events",
 ]
 
 log = logging.getLogger("openrummy.server")
@@ -48,7 +50,6 @@ LOG_KEEP = 200
 """Events kept per table for a (re)connecting client's game log."""
 SERVER_ONLY = frozenset({"timeout"})
 """Actions only the server may take: the turn timer is the server's clock, not the client's."""
-_SEAT_RE = re.compile(r"\bseat (\d+)")
 
 
 def hash_token(token: str) -> str:
@@ -86,9 +87,6 @@ class Live:
 
     def names(self) -> list[str]:
         return [s.name or f"seat {s.idx}" for s in self.row.seats]
-
-    def words(self, event: str) -> str:
-        return words(event, self.names())
 
     def plays_itself(self, seat: int) -> bool:
         """A bot seat, or a human seat whose person is away (a stand-in plays)."""
@@ -174,7 +172,7 @@ class ServiceCore(abc.ABC):
         """Plan the next automatic step: a bot's move or the turn timer."""
 
     @abc.abstractmethod
-    async def _set_away(self, live: Live, seat: int, away: bool, why: str = "") -> None:
+    async def _set_away(self, live: Live, seat: int, away: bool, why: Reason | None = None) -> None:
         """Mark a seat away (a stand-in plays) or back."""
 
     @abc.abstractmethod
@@ -182,15 +180,44 @@ class ServiceCore(abc.ABC):
         """Resend the current state to everyone at the table."""
 
 
-def words(event: str, names: list[str]) -> str:
-    """The engine's event with seat numbers replaced by the players' names.
+def event_info(a: ActionRow, result: Any, names: list[str]) -> dict[str, Any]:
+    """One applied action for the game log: its event as data (``data``; ``after`` for the
+    end of a round or of the match) and in English words with the players' names (``text``).
 
-    >>> words("seat 1's play failed; seat 0 drew a card", ["Ann", "Bob"])
-    "Bob's play failed; Ann drew a card"
+    The data comes from applying the action (live, or replaying the stored log), never from
+    the stored words, so games stored before events were data show the same log.
     """
-    return _SEAT_RE.sub(
-        lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), event
-    )
+    data = result.event.to_json()
+    info: dict[str, Any] = {
+        "seq": a.seq,
+        "seat": a.seat,
+        "actor": a.actor,
+        "action": a.action,
+        "text": render(data, "en", names),
+        "data": data,
+        "accepted": a.accepted,
+        "at": a.at,
+    }
+    if result.after:
+        info["after"] = [e.to_json() for e in result.after]
+    return info
+
+
+def replay_events(
+    row: TableRow, actions: list[ActionRow], names: list[str]
+) -> list[dict[str, Any]]:
+    """The game log of a stored game (:func:`event_info` of each action), by replaying it."""
+    from openrummy.games.families import new_match
+
+    if row.game is None:
+        return []
+    rules = find_preset(row.preset, row.options)
+    match: Any = new_match(rules, row.players, seed=row.game.seed, started_at=row.game.started_at)
+    out = []
+    for a in actions:
+        action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
+        out.append(event_info(a, match.apply(action), names))
+    return out
 
 
 def client_view(view: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ says for each when it is sent and what a client should do.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 __all__ = ["ErrorCode", "ServiceError"]
 
@@ -64,8 +65,13 @@ class ErrorCode(StrEnum):
 class ServiceError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, HTTP ``status``."""
 
-    def __init__(self, code: ErrorCode, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, status: int = 400, *, why: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.why = why
+        """The engine's reason as data (``{"reason": "illegal.drew_already", ...}``), when
+        it gave one: a client words it from the message catalogue."""

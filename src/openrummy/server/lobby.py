@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import secrets
@@ -14,7 +15,7 @@ from openrummy.record import GameRecord
 from openrummy.rules import find_preset
 
 from . import fairness
-from .core import ServiceCore, client_view, hash_token, words
+from .core import ServiceCore, client_view, hash_token, replay_events
 from .errors import ErrorCode, ServiceError
 from .protocol import (
     CreatedTable,
@@ -302,18 +303,8 @@ class Lobby(ServiceCore):
     async def events(self, table_id: str) -> list[dict[str, Any]]:
         row = await self._row(table_id)
         names = [s.name or f"seat {s.idx}" for s in row.seats]
-        return [
-            {
-                "seq": a.seq,
-                "seat": a.seat,
-                "actor": a.actor,
-                "action": a.action,
-                "text": words(a.event, names),
-                "accepted": a.accepted,
-                "at": a.at,
-            }
-            for a in await self.store.actions(table_id)
-        ]
+        actions = await self.store.actions(table_id)
+        return await asyncio.to_thread(replay_events, row, actions, names)
 
     async def public_view(self, table_id: str) -> dict[str, Any]:
         live = await self.get_live(table_id)

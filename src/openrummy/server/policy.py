@@ -31,12 +31,17 @@ class AwayPolicy:
     """An action in the family's notation to take instead, whenever the view's ``legal``
     list offers it (Indian Rummy: ``"drop"``)."""
     description: str = ""
+    stand_in: str = "notice.bot_plays"
+    """The message catalogue's words for what the stand-in does (a ``notice.*`` reason)."""
 
 
 AWAY_POLICIES: dict[str, AwayPolicy] = {
     "manipulation": AwayPolicy("simple", None, "a bot plays the seat until its player returns"),
     "indian": AwayPolicy(
-        "simple", "drop", "the hand is dropped at the seat's turn (auto-drop); a bot finishes"
+        "simple",
+        "drop",
+        "the hand is dropped at the seat's turn (auto-drop); a bot finishes",
+        "notice.auto_drop",
     ),
 }
 

@@ -220,13 +220,19 @@ class Joined(BaseModel):
 
 
 class EventInfo(BaseModel):
-    """One applied action, in words, for the game log."""
+    """One applied action for the game log: the event as data and in English words."""
 
     seq: int
     seat: int
     actor: Literal["seat", "bot", "standin", "server"]
     action: str
     text: str
+    """The event in English words with the players' names (for logs and old clients)."""
+    data: dict[str, Any] = Field(default_factory=dict)
+    """The event as data: ``{"code": "opened", "seat": 1, "value": 75, ...}`` (see
+    ``openrummy.events``); the message catalogue words it in the reader's language."""
+    after: list[dict[str, Any]] = Field(default_factory=list)
+    """Events that followed: ``round_over``, ``match_over``."""
     accepted: bool
     violations: list[str] = Field(default_factory=list)
     at: float
@@ -341,4 +347,6 @@ class ErrorMessage(BaseModel):
     type: Literal["error"]
     code: ErrorCode
     message: str
+    why: dict[str, Any] | None = None
+    """For ``illegal``: the engine's reason as data, to word from the message catalogue."""
     reply_to: MessageId | None = None

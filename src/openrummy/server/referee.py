@@ -27,9 +27,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from openrummy.errors import IllegalActionError
+from openrummy.messages import Reason
 
 from . import fairness
-from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps
+from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps, event_info
 from .errors import ErrorCode, ServiceError
 from .lobby import table_info
 from .store import ActionRow, SeqConflict
@@ -50,21 +51,13 @@ class Referee(ServiceCore):
         if a.seq != live.seq + 1:
             raise RuntimeError(f"table {live.id}: action {a.seq} follows {live.seq}")
         action = dataclasses.replace(live.match.parse_action(a.action, a.seat), at=a.at)
-        live.match.apply(action)
+        result = live.match.apply(action)
         live.seq = a.seq
-        return self._note(live, a)
+        return self._note(live, a, result)
 
-    def _note(self, live: Live, a: ActionRow) -> dict[str, Any]:
+    def _note(self, live: Live, a: ActionRow, result: Any) -> dict[str, Any]:
         """Keep the event for the game log and count consecutive timeouts."""
-        event = {
-            "seq": a.seq,
-            "seat": a.seat,
-            "actor": a.actor,
-            "action": a.action,
-            "text": live.words(a.event),
-            "accepted": a.accepted,
-            "at": a.at,
-        }
+        event = event_info(a, result, live.names())
         live.log.append(event)
         if a.actor == "server" and a.action in SERVER_ONLY:
             live.timeouts[a.seat] = live.timeouts.get(a.seat, 0) + 1
@@ -137,7 +130,8 @@ class Referee(ServiceCore):
         try:
             result = match.apply(action)
         except IllegalActionError as e:
-            raise ServiceError(ErrorCode.ILLEGAL, str(e)) from None
+            why = e.why.to_json() if e.why is not None else None
+            raise ServiceError(ErrorCode.ILLEGAL, str(e), why=why) from None
         except Exception:
             log.exception("table %s: the engine failed on %r; rebuilding", live.id, text)
             await self._rebuild(live)
@@ -150,7 +144,7 @@ class Referee(ServiceCore):
             action=str(result.action),
             at=now,
             accepted=bool(result.accepted),
-            event=str(result.event),
+            event=dumps(result.event.to_json()),
             actor=actor,
         )
         outcome = match.outcome if match.is_over else None
@@ -172,7 +166,7 @@ class Referee(ServiceCore):
                 ErrorCode.UNAVAILABLE, "the action could not be stored; try again"
             ) from None
         live.seq = row.seq
-        event = self._note(live, row)
+        event = self._note(live, row, result)
         self._broadcast(live, event, reply_to, conn)
         if match.is_over:
             await self._finished(live)
@@ -184,7 +178,7 @@ class Referee(ServiceCore):
             and live.row.seats[seat].kind == "human"
         ):
             n = live.timeouts[seat]
-            await self._set_away(live, seat, True, f"{n} turns timed out in a row")
+            await self._set_away(live, seat, True, Reason.of("notice.timeouts", count=n))
             return
         self._schedule(live, owner=True)
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from openrummy.games.families import new_match
 
-from .core import Live, ServiceCore, hash_token, words
+from .core import Live, ServiceCore, hash_token
 from .errors import ServiceError
 from .lobby import Lobby, table_info
 from .referee import Referee
@@ -32,7 +32,7 @@ from .scheduler import Scheduler
 from .sessions import Conn, Sessions
 from .store import TableRow
 
-__all__ = ["Conn", "Live", "ServiceError", "TableService", "hash_token", "table_info", "words"]
+__all__ = ["Conn", "Live", "ServiceError", "TableService", "hash_token", "table_info"]
 
 log = logging.getLogger("openrummy.server")
 

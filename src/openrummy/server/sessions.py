@@ -9,6 +9,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from openrummy.messages import Reason, render
+
 from .core import Live, ServiceCore, client_view, deadline, dumps
 from .errors import ErrorCode, ServiceError
 from .policy import TokenBucket, away_policy
@@ -52,8 +54,18 @@ class Conn:
     def send(self, message: dict[str, Any]) -> None:
         self.push(dumps(message))
 
-    def error(self, code: ErrorCode, message: str, reply_to: str | int | None = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "reply_to": reply_to})
+    def error(
+        self,
+        code: ErrorCode,
+        message: str,
+        reply_to: str | int | None = None,
+        why: dict[str, Any] | None = None,
+    ) -> None:
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if why is not None:
+            msg["why"] = why
+        msg["reply_to"] = reply_to
+        self.send(msg)
 
     def remember(self, msg_id: str | int) -> bool:
         """False if this message id was seen already on this connection (a replay)."""
@@ -161,7 +173,7 @@ class Sessions(ServiceCore):
         live.grace.pop(seat, None)
         if live.running and not any(c.seat == seat and c.role == "seat" for c in live.conns):
             async with live.lock:
-                await self._set_away(live, seat, True, "did not come back in time")
+                await self._set_away(live, seat, True, Reason.of("notice.no_return"))
 
     async def resume(self, conn: Conn) -> None:
         live = conn.live
@@ -171,7 +183,7 @@ class Sessions(ServiceCore):
             async with live.lock:
                 await self._set_away(live, conn.seat, False)
 
-    async def _set_away(self, live: Live, seat: int, away: bool, why: str = "") -> None:
+    async def _set_away(self, live: Live, seat: int, away: bool, why: Reason | None = None) -> None:
         if live.row.seats[seat].away == away:
             return
         await self.store.update_seat(live.id, seat, away=away)
@@ -181,12 +193,13 @@ class Sessions(ServiceCore):
         if not away:
             live.bots.pop(seat, None)
             live.timeouts[seat] = 0
-        name = live.names()[seat]
         if away:
-            policy = away_policy(live.row.family)
-            text = f"{name} is away ({why}): {policy.description}" if why else f"{name} is away"
+            stand_in = Reason.of(away_policy(live.row.family).stand_in) if why else None
+            notice = Reason.of("notice.away", seat=seat, cause=why, stand_in=stand_in)
         else:
-            text = f"{name} is back"
+            notice = Reason.of("notice.back", seat=seat)
+        data = notice.to_json()
+        text = render(data, "en", live.names())
         self._send_all(live, {"type": "table", "table": self._table_json(live)})
-        self._send_all(live, {"type": "notice", "text": text, "seat": seat})
+        self._send_all(live, {"type": "notice", "text": text, "data": data, "seat": seat})
         self._schedule(live, owner=True)

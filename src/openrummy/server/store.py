@@ -164,6 +164,8 @@ class ActionRow:
     at: float
     accepted: bool
     event: str
+    """The event as JSON (``Event.to_json()``); rows stored before events were data hold
+    English words. Readers never parse it: they replay the actions for the events."""
     actor: str
 
 

@@ -41,9 +41,10 @@ from openrummy.errors import RummyError
 from openrummy.games.families import new_match
 from openrummy.games.judge import check_table, judge_hand
 from openrummy.melds import Meld
+from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
-from .core import client_view
+from .core import client_view, event_info
 from .errors import ErrorCode, ServiceError
 from .protocol import error_answers
 from .service import Live, TableService, hash_token
@@ -209,9 +210,10 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
 
     def build() -> dict[str, Any]:
         match: Any = new_match(rules, row.players, seed=game.seed, started_at=game.started_at)
+        result = None
         for a in actions[:step]:
             action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
-            match.apply(action)
+            result = match.apply(action)
         now = actions[step - 1].at if step else game.started_at
         view = client_view(match.view(None, now=now).to_json())
         hands = []
@@ -220,25 +222,12 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
                 hands.append(match.view(s, now=now).to_json()["hand"])
             except RummyError:
                 hands.append(None)
-        return {"view": view, "hands": hands}
+        event = event_info(actions[step - 1], result, names) if result is not None else None
+        return {"view": view, "hands": hands, "event": event}
 
-    frame = await asyncio.to_thread(build)
     names = [s.name or f"seat {s.idx}" for s in row.seats]
-    event = None
-    if step:
-        from .service import words
-
-        a = actions[step - 1]
-        event = {
-            "seq": a.seq,
-            "seat": a.seat,
-            "actor": a.actor,
-            "action": a.action,
-            "text": words(a.event, names),
-            "accepted": a.accepted,
-            "at": a.at,
-        }
-    return {"step": step, "steps": len(actions), "names": names, "event": event, **frame}
+    frame = await asyncio.to_thread(build)
+    return {"step": step, "steps": len(actions), "names": names, **frame}
 
 
 # -- the router ---------------------------------------------------------------------------------
@@ -352,5 +341,10 @@ def install_web(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(folder / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/messages/catalogue.json", include_in_schema=False)
+    async def messages() -> FileResponse:
+        """The message catalogue the page words events and reasons with."""
+        return FileResponse(CATALOGUE_PATH, headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", _NoCacheStatic(directory=folder), name="static")

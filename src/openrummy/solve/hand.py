@@ -33,6 +33,7 @@ from typing import Final, NamedTuple
 from openrummy.cards import Card, Suit
 from openrummy.errors import RummyError
 from openrummy.melds import AceMode, Meld, MeldItem, MeldKind, MeldRules
+from openrummy.messages import Reason
 from openrummy.rules.indian import (
     AllWildGroup,
     DeclareArrangement,
@@ -155,7 +156,13 @@ class Declaration:
     groups: tuple[Meld, ...] = ()
     kinds: tuple[GroupKind, ...] = ()
     loose: tuple[Card, ...] = ()
-    reason: str | None = None
+    problem: Reason | None = None
+    """Why the declaration is not valid, as data (``None`` when it is)."""
+
+    @property
+    def reason(self) -> str | None:
+        """Why the declaration is not valid, in English words."""
+        return None if self.problem is None else str(self.problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -540,8 +547,13 @@ def _judge(groups: Sequence[Meld], rules: IndianRules, wilds: Wilds) -> Declarat
         return _judge_v21(groups, readings, rules, wilds)
     for g, rs in zip(groups, readings, strict=True):
         if not _meld_readings(rs, rules):
-            reason = g.check(rules.meld_rules_for(wilds)) or "not a valid group"
-            return Declaration(False, None, tuple(groups), reason=f"{g} is not a meld: {reason}")
+            problem = g.problem(rules.meld_rules_for(wilds)) or Reason.of("meld.not_valid_group")
+            return Declaration(
+                False,
+                None,
+                tuple(groups),
+                problem=Reason.of("declare.group_not_meld", meld=str(g), problem=problem),
+            )
     goal = declaration_goal(rules)
     best = _best_choice([_meld_readings(rs, rules) for rs in readings], goal)
     if best is not None:
@@ -551,7 +563,7 @@ def _judge(groups: Sequence[Meld], rules: IndianRules, wilds: Wilds) -> Declarat
             tuple(r.meld for r in best),
             tuple(r.kind for r in best),
         )
-    return Declaration(False, None, tuple(groups), reason=_shortfall(readings, rules, goal))
+    return Declaration(False, None, tuple(groups), problem=_shortfall(readings, rules, goal))
 
 
 def _meld_readings(rs: list[GroupReading], rules: IndianRules) -> list[GroupReading]:
@@ -584,22 +596,22 @@ def _best_choice(options: list[list[GroupReading]], goal: Goal) -> tuple[GroupRe
     return None
 
 
-def _shortfall(readings: list[list[GroupReading]], rules: IndianRules, goal: Goal) -> str:
+def _shortfall(readings: list[list[GroupReading]], rules: IndianRules, goal: Goal) -> Reason:
     kinds = [{r.kind for r in rs} for rs in readings]
     seqs = sum(1 for k in kinds if k & {GroupKind.PURE_SEQUENCE, GroupKind.SEQUENCE})
     pure = sum(1 for k in kinds if GroupKind.PURE_SEQUENCE in k or GroupKind.TUNNELA in k)
     sets = sum(1 for k in kinds if GroupKind.SET in k)
     if pure < goal.pure:
         if goal.pure == 1:
-            return "no pure sequence (a sequence without wild cards is required)"
-        return f"only {pure} pure sequences ({goal.pure} needed)"
+            return Reason.of("declare.no_pure_sequence")
+        return Reason.of("declare.few_pure", count=pure, need=goal.pure)
     if seqs < goal.runs:
-        return f"only {seqs} sequence{'s' if seqs != 1 else ''} ({goal.runs} needed, one pure)"
+        return Reason.of("declare.few_sequences", count=seqs, need=goal.runs)
     if sets < goal.sets:
-        return f"only {sets} set{'s' if sets != 1 else ''} ({goal.sets} needed)"
+        return Reason.of("declare.few_sets", count=sets, need=goal.sets)
     if goal.len4:
-        return "no sequence of 4 or more cards among the two required (declare.require_life_len4)"
-    return "the groups cannot be read so as to meet the requirement"
+        return Reason.of("declare.no_life_len4")
+    return Reason.of("declare.unreadable")
 
 
 def _judge_v21(
@@ -642,10 +654,10 @@ def _judge_v21(
             )
     bad = [g for g, rs in zip(groups, readings, strict=True) if not _meld_readings(rs, rules)]
     if bad:
-        reason = f"{bad[0]} is not a meld, and no other 21-card form holds"
+        problem = Reason.of("declare.v21_not_meld", meld=str(bad[0]))
     else:
-        reason = "fewer than 3 pure sequences or tunnelas, and no other 21-card form holds"
-    return Declaration(False, None, tuple(groups), reason=reason)
+        problem = Reason.of("declare.v21_few_pure")
+    return Declaration(False, None, tuple(groups), problem=problem)
 
 
 def find_declaration(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> Declaration:
@@ -673,9 +685,7 @@ def _find_declaration(
     return _NO_DECLARATION
 
 
-_NO_DECLARATION: Final = Declaration(
-    False, None, reason="no grouping of these cards meets the requirement"
-)
+_NO_DECLARATION: Final = Declaration(False, None, problem=Reason.of("declare.no_grouping"))
 
 
 def _count_forms(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> Declaration | None:

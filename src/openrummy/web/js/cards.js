@@ -68,16 +68,6 @@ export function cardLabel(text) {
   return ident ? `${out}=${cardLabel(ident)}` : out;
 }
 
-/**
- * Replace card notation inside a sentence by its label (`[3S 4S 5S]` → `[3♠ 4♠ 5♠]`).
- * @param {string} text
- */
-export function prettyCards(text) {
-  return text.replace(/\b(JK(?:=(?:10|[2-9AJQK])[SHDC])?|JK=[KROB](?:1[0-3]|[1-9])|(?:10|[2-9AJQK])[SHDC]|[KROB](?:1[0-3]|[1-9]))\b/g, (m) =>
-    cardLabel(m),
-  );
-}
-
 /** @param {string} text */
 export function isRed(text) {
   const c = parseCard(text);

@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { cardEl, cardLabel, rankText } from "./cards.js";
 import { dialog, h, toast } from "./dom.js";
 import { enableDrag, enableKeys } from "./drag.js";
-import { reasonText } from "./events.js";
+import { errorText, render } from "./messages.js";
 import { t } from "./i18n.js";
 
 /** @typedef {{id: string, card: string, fresh?: boolean}} Item */
@@ -195,7 +195,7 @@ export class IndianBoard {
     this.busy = true;
     const res = await this.ctx.send(action);
     this.busy = false;
-    if (res.type === "error") toast(reasonText(res.message), "bad");
+    if (res.type === "error") toast(errorText(res), "bad");
   }
 
   /** @param {string} [id] */
@@ -215,13 +215,13 @@ export class IndianBoard {
     try {
       verdict = (await this.askHand({ finish })).declaration;
     } catch (e) {
-      verdict = { valid: false, reason: String(/** @type {any} */ (e).message) };
+      verdict = { valid: false, reason: String(/** @type {any} */ (e).message), problem: null };
     }
     const penalty = this.ctx.rules.invalid_penalty;
     const ok = await dialog({
       title: t("indian.declare_title", { card: cardLabel(finish) }),
       tone: verdict?.valid ? "" : "warn",
-      body: verdict?.valid ? h("p", null, t("indian.declare_valid")) : [h("p", { class: "bad" }, t("indian.declare_invalid", { reason: reasonText(verdict?.reason || "") })), h("p", null, t("indian.declare_penalty", { n: penalty }))],
+      body: verdict?.valid ? h("p", null, t("indian.declare_valid")) : [h("p", { class: "bad" }, t("indian.declare_invalid", { reason: verdict?.problem ? render(verdict.problem) : verdict?.reason || "" })), h("p", null, t("indian.declare_penalty", { n: penalty }))],
       buttons: [
         { label: t("btn.back"), value: false },
         { label: verdict?.valid ? t("indian.declare_go") : t("indian.declare_anyway"), value: true, kind: verdict?.valid ? "primary" : "danger" },

@@ -6,6 +6,7 @@
 import { h, replace } from "./dom.js";
 import { LANGS, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { loadCatalogue } from "./messages.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
@@ -48,4 +49,7 @@ onLangChange(() => {
 });
 window.addEventListener("hashchange", route);
 topbar();
-route();
+// Events and reasons are worded from the message catalogue: load it before the first page.
+loadCatalogue()
+  .catch((e) => console.error(e))
+  .finally(route);

@@ -10,7 +10,7 @@ import { api } from "./api.js";
 import { cardEl, cardLabel, parseCard, parseItem, sortKey } from "./cards.js";
 import { dialog, h, toast } from "./dom.js";
 import { enableDrag, enableKeys } from "./drag.js";
-import { reasonText } from "./events.js";
+import { errorText, meldLabel, render } from "./messages.js";
 import { getLang, t, tn } from "./i18n.js";
 
 /**
@@ -339,7 +339,7 @@ export class ManipBoard {
       const ok = await dialog({
         title: t("manip.will_fail"),
         tone: "warn",
-        body: [h("ul", null, problems.map((/** @type {string} */ text) => h("li", null, reasonText(text)))), h("p", null, tn("manip.penalty", n))],
+        body: [h("ul", null, problems.map((/** @type {string} */ text) => h("li", null, text))), h("p", null, tn("manip.penalty", n))],
         buttons: [
           { label: t("btn.back"), value: false },
           { label: t("manip.submit_anyway"), value: true, kind: "danger" },
@@ -350,12 +350,12 @@ export class ManipBoard {
     await this.act(this.playText());
   }
 
-  /** Why the current table would fail: invalid melds, then the engine's commit checks. */
+  /** Why the current table would fail, in words: invalid melds, then the engine's commit checks. */
   problems() {
     const c = this.check;
     if (!c) return [];
-    const out = c.melds.filter((/** @type {any} */ m) => !m.valid).map((/** @type {any} */ m) => `${m.meld}: ${m.reason}`);
-    return out.length ? out : c.checked ? c.violations.map((/** @type {any} */ v) => v.text) : [];
+    const out = c.melds.filter((/** @type {any} */ m) => !m.valid).map((/** @type {any} */ m) => `${meldLabel(m.meld)}: ${meldProblem(m)}`);
+    return out.length ? out : c.checked ? c.violations.map((/** @type {any} */ v) => (v.reason !== undefined ? render(v) : v.text)) : [];
   }
 
   /** @param {string} action */
@@ -363,7 +363,7 @@ export class ManipBoard {
     this.busy = true;
     const res = await this.ctx.send(action);
     this.busy = false;
-    if (res.type === "error") toast(reasonText(res.message), "bad");
+    if (res.type === "error") toast(errorText(res), "bad");
   }
 
   async askHint() {
@@ -482,7 +482,7 @@ export class ManipBoard {
       if (e.valid) {
         const kind = e.kind === "RUN" ? t("meld.run") : t("meld.set");
         badge = h("span", { class: "badge ok" }, `✓ ${kind}`, e.opening && this.check.opening.required ? ` · ${e.value}` : "");
-      } else badge = h("span", { class: "badge bad", role: "status" }, "✗ ", reasonText(e.reason || ""));
+      } else badge = h("span", { class: "badge bad", role: "status" }, "✗ ", meldProblem(e));
     }
     /** @type {HTMLElement[]} */
     const cards = [];
@@ -655,4 +655,12 @@ function adopt(m, text) {
   }
   if (pool.length) return;
   m.items = out;
+}
+
+/**
+ * Why a meld of the check is not valid, in words (the check sends the reason as data).
+ * @param {{problem?: any, reason?: string}} entry
+ */
+function meldProblem(entry) {
+  return entry.problem ? render(entry.problem) : entry.reason || "";
 }

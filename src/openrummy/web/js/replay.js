@@ -89,7 +89,7 @@ export async function replayPage(root, tableId) {
           h("button", { class: "btn", onclick: () => load(frame.steps), "aria-label": t("replay.last") }, "⏭"),
           slider,
         ),
-        h("p", { class: "replay-event", id: "replay-event" }, frame.event ? `${frame.event.seq}. ${eventText(frame.event, names, fam)}` : t("replay.start")),
+        h("p", { class: "replay-event", id: "replay-event" }, frame.event ? `${frame.event.seq}. ${eventText(frame.event, names)}` : t("replay.start")),
         board,
         h(
           "section",

@@ -5,9 +5,10 @@
  * The family's own board comes from manip.js or indian.js.
  */
 import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
-import { cardEl, prettyCards } from "./cards.js";
+import { cardEl } from "./cards.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
-import { eventText, reasonText } from "./events.js";
+import { eventText } from "./events.js";
+import { errorText, render, renderAll } from "./messages.js";
 import { getLang, onLangChange, t } from "./i18n.js";
 import { IndianBoard } from "./indian.js";
 import { ManipBoard } from "./manip.js";
@@ -116,9 +117,9 @@ export class TableContext {
         if (this.log.length > 400) this.log.shift();
         const mine = msg.event.seat === this.seat;
         if (mine && !msg.event.accepted && this.rules.family === "manipulation") {
-          const m = /play failed \((.*)\); drew (\d+) as a penalty/.exec(msg.event.text);
-          const n = m ? Number(m[2]) : this.rules.penalty_draw;
-          this.failure = t("fail.banner", { reason: reasonText(m ? m[1] : msg.event.text), n });
+          const data = msg.event.data || {};
+          const n = data.penalty ?? this.rules.penalty_draw;
+          this.failure = t("fail.banner", { reason: data.violations ? renderAll(data.violations) : msg.event.text, n });
         } else if (mine) this.failure = null;
         this.setView(msg.view, msg.seq, msg.now, msg.deadline);
         this.resolve(msg.reply_to, msg);
@@ -131,7 +132,7 @@ export class TableContext {
         this.render();
         break;
       case "notice":
-        toast(prettyCards(msg.text));
+        toast(msg.data ? render(msg.data, this.names) : msg.text);
         break;
       case "reveal":
         this.reveal = msg;
@@ -140,7 +141,7 @@ export class TableContext {
       case "error":
         this.resolve(msg.reply_to, msg);
         if (msg.code === "stale") this.ws?.send(JSON.stringify({ type: "sync" }));
-        toast(reasonText(msg.message), "bad");
+        toast(errorText(msg), "bad");
         break;
       default:
         break;
@@ -441,7 +442,7 @@ export class TableContext {
       "section",
       { class: "panel log" },
       h("h3", null, t("log.title")),
-      h("ol", { class: "log-list", id: "game-log", reversed: true }, items.map((e) => h("li", { class: e.accepted ? "" : "bad" }, eventText(e, this.names, fam)))),
+      h("ol", { class: "log-list", id: "game-log", reversed: true }, items.map((e) => h("li", { class: e.accepted ? "" : "bad" }, eventText(e, this.names)))),
     );
   }
 
@@ -539,7 +540,7 @@ export class TableContext {
         { class: "modal wide" },
         h("h2", null, t("final.title")),
         h("p", { class: "winner-line" }, winners ? t("final.winner", { names: winners }) : t("final.no_winner")),
-        h("p", { class: "muted" }, o.decided_by ? t("final.decided", { how: howText(o.decided_by) }) : ""),
+        h("p", { class: "muted" }, o.decision ? t("final.decided", { how: render(o.decision) }) : o.decided_by ? t("final.decided", { how: o.decided_by }) : ""),
         h(
           "table",
           { class: "summary" },
@@ -567,13 +568,6 @@ export class TableContext {
       ),
     );
   }
-}
-
-/** @param {string} how the engine's words for how the match was decided */
-function howText(how) {
-  const k = `how.${how}`;
-  const s = t(k);
-  return s === k ? how : s;
 }
 
 /** @param {string} preset */

@@ -1,0 +1,239 @@
+"""The message catalogue: every event code and reason has words in English and German, and
+every template names only parameters its message carries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import openrummy
+from openrummy.bots import make_bot, play_match
+from openrummy.events import Event, EventCode, Violation
+from openrummy.games.families import new_match
+from openrummy.messages import LANGS, Reason, catalogue, placeholders, render
+from openrummy.rules import find_preset
+
+CAT = catalogue()
+
+SAMPLES: dict[str, Any] = {
+    "seat": 1,
+    "seats": [0, 2],
+    "card": "7H",
+    "cards": ["7H", "JK"],
+    "meld": "[5H 6H JK=7H]",
+    "melds": ["[AS AH AD]", "[JC QC KC]"],
+    "number": 3,
+    "text": "3-5-6-7",
+    "flag": True,
+    "message": {"reason": "meld.run_too_short", "count": 3},
+    "messages": [{"code": "C4", "reason": "no_hand_card"}, {"code": "C6", "reason": "abandoned"}],
+}
+WORD_SAMPLES = {"stage": "middle", "into": "new_meld_2"}
+
+
+def sample(params: list[str], number: int = 3) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for p in params:
+        kind = CAT["params"][p]
+        if kind == "word":
+            out[p] = WORD_SAMPLES[p]
+        elif kind == "number":
+            out[p] = number
+        else:
+            out[p] = SAMPLES[kind]
+    return out
+
+
+def entries() -> list[tuple[str, str, dict[str, Any]]]:
+    return [("events", k, e) for k, e in CAT["events"].items()] + [
+        ("reasons", k, e) for k, e in CAT["reasons"].items()
+    ]
+
+
+def test_every_event_code_has_an_entry_and_every_entry_a_code() -> None:
+    assert set(CAT["events"]) == {c.value for c in EventCode}
+
+
+@pytest.mark.parametrize(("section", "key", "entry"), entries(), ids=lambda x: str(x)[:40])
+def test_templates_name_only_the_parameters_of_their_code(
+    section: str, key: str, entry: dict[str, Any]
+) -> None:
+    for p in entry["params"]:
+        assert p in CAT["params"], f"{key}: parameter {p!r} has no type"
+    for lang in LANGS:
+        assert entry[lang].strip(), f"{key} has no {lang} template"
+        for name, _forms in placeholders(entry[lang]):
+            assert name in entry["params"], f"{key} ({lang}) names {name!r}, not a parameter"
+    for part in entry.get("parts", ()):
+        spec = CAT["parts"][part]
+        assert spec["when"] in entry["params"]
+        for lang in LANGS:
+            for name, _forms in placeholders(spec[lang]):
+                assert name in entry["params"], f"{key}'s part {part} names {name!r}"
+
+
+@pytest.mark.parametrize(("section", "key", "entry"), entries(), ids=lambda x: str(x)[:40])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("number", [1, 2])
+def test_every_code_renders_in_both_languages(
+    section: str, key: str, entry: dict[str, Any], lang: str, number: int
+) -> None:
+    data = sample(entry["params"], number)
+    data = {"code": key, **data} if section == "events" else {"reason": key, **data}
+    text = render(data, lang)
+    names = render(data, lang, ["Ann", "Bo", "Cy"])
+    assert text and "{" not in text and "}" not in text and "#" not in text
+    if "{seat" in entry[lang]:
+        assert "Bo" in names and "Platz" not in names and "seat 1" not in names
+
+
+def test_words_are_translated() -> None:
+    for key, word in CAT["words"].items():
+        assert set(word) >= set(LANGS), key
+    for p, kind in CAT["params"].items():
+        if kind == "word":
+            assert WORD_SAMPLES[p] in CAT["words"]
+
+
+def test_seats_are_named() -> None:
+    e = {"code": "discarded", "seat": 1, "card": "10H"}
+    assert render(e) == "seat 1 discarded 10H"
+    assert render(e, "de") == "Platz 1 hat 10H abgeworfen"
+    assert render(e, "de", ["Ann", "Bo"]) == "Bo hat 10H abgeworfen"
+
+
+def test_nested_violations_render_without_rule_codes() -> None:
+    v = Violation.of(
+        "C1",
+        "invalid_meld",
+        meld="[3S 5S 6S 7S]",
+        problem=Reason.of("meld.not_consecutive", ranks="3-5-6-7"),
+    )
+    assert (
+        str(v) == "C1: [3S 5S 6S 7S] is not valid: 3-5-6-7 is not a sequence of consecutive ranks"
+    )
+    assert v.render("de") == "[3S 5S 6S 7S] ist ungültig: 3-5-6-7 ist keine lückenlose Folge"
+    event = Event(EventCode.PLAY_FAILED, 0, violations=(v,), penalty=3)
+    assert Event.from_json(event.to_json()) == event
+    assert render(event.to_json(), "de", ["Ann"]) == (
+        "Der Zug von Ann ist misslungen ([3S 5S 6S 7S] ist ungültig: 3-5-6-7 ist keine "
+        "lückenlose Folge); 3 Strafkarten gezogen"
+    )
+
+
+def test_unknown_codes_render_as_themselves() -> None:
+    assert render({"code": "from_the_future", "seat": 0}) == "from_the_future"
+    assert render({"reason": "future.reason"}) == "future.reason"
+
+
+def _check_message(data: dict[str, Any]) -> None:
+    """A message the engine emitted: known code or reason, parameters all declared."""
+    section, key = ("reasons", "reason") if "reason" in data else ("events", "code")
+    entry = CAT[section][data[key]]
+    for key, value in data.items():
+        if key in ("code", "reason"):
+            continue
+        assert key in entry["params"], f"{data} carries {key!r}, not a parameter of its code"
+        kind = CAT["params"][key]
+        if kind == "message":
+            _check_message(value)
+        elif kind == "messages":
+            for v in value:
+                _check_message(v)
+    for lang in LANGS:
+        render(data, lang)
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "bots"),
+    [
+        ("robbers", 3, ["random", "simple", "random"]),
+        ("rummikub", 2, ["random", "simple"]),
+        ("indian13", 3, ["random", "simple", "random"]),
+    ],
+)
+def test_emitted_events_match_the_catalogue(preset: str, players: int, bots: list[str]) -> None:
+    rules = find_preset(preset)
+    match: Any = new_match(rules, players, seed=7)
+    seen: set[str] = set()
+
+    def on_action(action: Any, result: Any) -> None:
+        for event in result.events:
+            data = event.to_json()
+            _check_message(data)
+            assert Event.from_json(data) == event
+            seen.add(data["code"])
+
+    play_match(match, [make_bot(b, rules, i) for i, b in enumerate(bots)], on_action=on_action)
+    assert "round_over" in seen and "match_over" in seen
+
+
+def test_illegal_actions_say_why_as_data() -> None:
+    from openrummy.errors import IllegalActionError
+    from openrummy.games.actions import Pass
+
+    match: Any = new_match(find_preset("robbers"), 2, seed=1)
+    with pytest.raises(IllegalActionError) as err:
+        match.apply(Pass(match.current))
+    why = err.value.why
+    assert why is not None and why.key == "illegal.pass_with_stock"
+    assert str(err.value) == "you may pass only when the stock is empty"
+    assert render(why, "de") == "passen darfst du nur, wenn der Talon leer ist"
+
+
+def _with_labels(data: Any, cards: dict[str, str], melds: dict[str, str]) -> Any:
+    """A message with its cards and melds as the page labels them (``7♥``, ``[5♥ 6♥ …]``)."""
+    if isinstance(data, list):
+        return [_with_labels(v, cards, melds) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        kind = CAT["params"].get(key)
+        if kind == "card":
+            out[key] = cards[value]
+        elif kind == "cards":
+            out[key] = [cards[v] for v in value]
+        elif kind == "meld":
+            out[key] = melds[value]
+        elif kind == "melds":
+            out[key] = [melds[v] for v in value]
+        else:
+            out[key] = _with_labels(value, cards, melds)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
+    """The web page's messages.js and :func:`render` read the same catalogue the same way."""
+    messages = []
+    for section, key, entry in entries():
+        for number in (1, 2):
+            data = sample(entry["params"], number)
+            head = {"code": key} if section == "events" else {"reason": key}
+            messages.append({"message": {**head, **data}, "names": None})
+            messages.append({"message": {**head, **data}, "names": ["Ann", "Bo", "Cy"]})
+    payload = {
+        "catalogue": CAT,
+        "lang": lang,
+        "messages": messages,
+        "cards": sorted({SAMPLES["card"], *SAMPLES["cards"]}),
+        "melds": sorted({SAMPLES["meld"], *SAMPLES["melds"]}),
+    }
+    web = Path(openrummy.__file__).parent / "web" / "js"
+    script = Path(__file__).parent / "js" / "render_messages.mjs"
+    done = subprocess.run(
+        ["node", str(script), str(web)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    page = json.loads(done.stdout)
+    for m, text in zip(messages, page["texts"], strict=True):
+        labelled = _with_labels(m["message"], page["cards"], page["melds"])
+        assert text == render(labelled, lang, m["names"]), m
