@@ -30,7 +30,7 @@ async def test_openapi_docs_and_catalogues(server):
     bots = {b["name"] for b in (await server.http.get("/api/bots")).json()}
     assert {"random", "simple"} <= bots
     health = (await server.http.get("/api/health")).json()
-    assert health == {"ok": True, "protocol": 1, "version": health["version"]}
+    assert health == {"ok": True, "protocol": 2, "version": health["version"]}
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ async def test_welcome_views_hands_only_to_their_seat(server):
     assert spectator.welcome["role"] == "spectator"
     assert spectator.welcome["view"]["hand"] is None
     assert spectator.welcome["table"]["game"]["seed"] is None
-    assert mover.welcome["v"] == 1 and mover.welcome["seq"] == 0
+    assert mover.welcome["v"] == 2 and mover.welcome["seq"] == 0
 
 
 @pytest.mark.parametrize(
@@ -174,9 +174,10 @@ async def test_hello_rules(server):
         await ws.send(json.dumps({"type": "action", "seq": 0, "action": "draw"}))
         err = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert err["code"] == "hello_first"
-        await ws.send(json.dumps({"type": "hello", "v": 2}))
-        err = json.loads(await asyncio.wait_for(ws.recv(), 10))
-        assert err["code"] == "unsupported_version" and "version 1" in err["message"]
+        for old_or_unknown in (1, 3):
+            await ws.send(json.dumps({"type": "hello", "v": old_or_unknown}))
+            err = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert err["code"] == "unsupported_version" and "version 2" in err["message"]
         await ws.send(json.dumps({"type": "hello"}))
         welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
         assert welcome["type"] == "welcome" and welcome["view"] is None

@@ -1,6 +1,6 @@
 """The wire protocol: pydantic models of every REST body and WebSocket message.
 
-Version 1 (``PROTOCOL_VERSION``), documented in ``docs/protocol.md``. Incoming messages are
+Version 2 (``PROTOCOL_VERSION``), documented in ``docs/protocol.md``. Incoming messages are
 validated here before anything else reads them; outgoing ones are plain dicts built by the
 service (for speed) whose shapes are the ``*Message`` models below, kept for the schema and
 the tests.
@@ -42,7 +42,7 @@ __all__ = [
     "error_answers",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 NAME_MAX = 32
 TITLE_MAX = 60
 

@@ -88,7 +88,7 @@ export class TableContext {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token }));
+      ws.send(JSON.stringify({ type: "hello", v: 2, token: this.token }));
     };
     ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
@@ -314,7 +314,7 @@ export class TableContext {
                 try {
                   const r = await api("POST", `/api/tables/${this.id}/join`, { name });
                   saveKeys(this.id, { seat: r.seat, token: r.token, name });
-                  this.ws?.send(JSON.stringify({ type: "hello", v: 1, token: r.token }));
+                  this.ws?.send(JSON.stringify({ type: "hello", v: 2, token: r.token }));
                 } catch (err) {
                   toast(String(/** @type {any} */ (err).message), "bad");
                 }
