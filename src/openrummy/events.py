@@ -24,11 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openrummy.cards import Card
 from openrummy.melds import Meld
 from openrummy.messages import Param, Reason, render
+
+if TYPE_CHECKING:
+    from openrummy.games.jsonvalue import JsonObject
 
 __all__ = ["Event", "EventCode", "Violation"]
 
@@ -91,11 +94,11 @@ class Violation:
         """The reason in English words."""
         return render(self.why)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"code": self.code, **self.why.to_json()}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Violation:
+    def from_json(cls, data: Mapping[str, object]) -> Violation:
         return cls(str(data["code"]), Reason.from_json(data))
 
     def render(self, lang: str = "en", names: Sequence[str] | None = None) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
+from openrummy.games.jsonvalue import JsonObject, JsonValue
 from openrummy.melds import Meld, MeldItem, MeldRules
 from openrummy.messages import Reason
 from openrummy.rules.indian import IndianRules, LoserMeldCredit
@@ -86,7 +87,7 @@ class MeldCheck:
     choices: tuple[Meld, ...] = ()
     opening: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "valid": self.valid,
             "reason": self.reason,
@@ -112,7 +113,7 @@ class OpeningCheck:
     run_length: int
     met: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "required": self.required,
             "type": self.type,
@@ -139,7 +140,8 @@ class TableCheck:
     ok: bool = False
     checked: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
+        violations: list[JsonValue]
         if self.notation_error is not None:
             violations = [{"code": "notation", "text": self.notation_error}]
         else:
@@ -280,7 +282,7 @@ class GroupCheck:
     kind: str | None = None
     valid: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"kind": self.kind, "valid": self.valid}
 
 
@@ -300,7 +302,7 @@ class AutoArrangement:
     declare: bool = False
     shown: tuple[Meld, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out: dict[str, Any] = {
             "groups": [[str(c) for c in g] for g in self.groups],
             "deadwood": [str(c) for c in self.deadwood],
@@ -323,7 +325,7 @@ class DeadwoodCount:
     runs: int
     pure: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "points": self.points,
             "raw": self.raw,
@@ -343,7 +345,7 @@ class DeclarationVerdict:
     problem: Reason | None = None
     """Why not, as data for the message catalogue (``None`` for unreadable groups)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "valid": self.valid,
             "reason": self.reason,
@@ -361,7 +363,7 @@ class HandJudgement:
     auto: AutoArrangement | None = None
     declaration: DeclarationVerdict | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "groups": [g.to_json() for g in self.groups],
             "deadwood": self.deadwood.to_json(),

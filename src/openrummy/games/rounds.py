@@ -82,12 +82,12 @@ class RoundSummary:
 
 
 def widen_view(
-    view: dict[str, Any],
+    view: JsonObject,
     seats: tuple[int, ...],
     players: int,
     per_seat: Sequence[str],
     outcome_per_seat: Sequence[str],
-) -> dict[str, Any]:
+) -> JsonObject:
     """Re-key a round view whose seats are a subset of the match's by match seat.
 
     Lists named in ``per_seat`` (and ``outcome_per_seat`` inside the outcome) get one entry
@@ -101,7 +101,7 @@ def widen_view(
             out[s] = values[i]
         return out
 
-    v = dict(view)
+    v: dict[str, Any] = dict(view)
     for key in per_seat:
         if v.get(key) is not None:
             v[key] = spread(v[key])

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openrummy.errors import ConfigError
+from openrummy.games.jsonvalue import JsonObject
 
 __all__ = ["Standings"]
 
@@ -86,9 +87,9 @@ class Standings:
             seen.add(s)
 
     # -- JSON -----------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """Only the fields that differ from a fresh match."""
-        out: dict[str, Any] = {}
+        out: JsonObject = {}
         for name in ("totals", "outs", "rounds_won"):
             value = getattr(self, name)
             if value is not None:

@@ -458,14 +458,6 @@ class IndianRules(OptionSet):
             raise ConfigError(problem)
 
     # -- overrides ----------------------------------------------------------------------
-    def options(self) -> dict[str, Any]:
-        """As :meth:`OptionSet.options`, with tuples of enums (forms) as lists of names."""
-        out = OptionSet.options(self)
-        for key, value in out.items():
-            if isinstance(value, tuple):
-                out[key] = [v.name if isinstance(v, Enum) else v for v in value]
-        return out
-
     def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
         """As :meth:`OptionSet.with_options`; tuple options also read ``"25,50"``.
 

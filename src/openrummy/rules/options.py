@@ -26,28 +26,31 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Self, TypeVar, cast, get_args, get_origin
+from typing import Any, Self, TypeAlias, TypeVar, cast, get_args, get_origin
 
 from openrummy.errors import ConfigError
 
-__all__ = ["OptionDoc", "OptionSet", "coerce_option", "field_docs", "option_docs"]
+__all__ = ["OptionDoc", "OptionSet", "OptionValue", "coerce_option", "field_docs", "option_docs"]
 
 T = TypeVar("T")
+
+OptionValue: TypeAlias = bool | int | float | str | list[int | str] | None
+"""An option's value as :meth:`OptionSet.options` lists it: enums by their names, tuples
+(Indian Rummy's forms and point ladders) as lists."""
 
 
 class OptionSet:
     """Mixin for a family's top-level rules dataclass (fields are sections)."""
 
-    def options(self) -> dict[str, Any]:
-        """Every option as ``{"section.field": value}`` (enums as their names)."""
-        out: dict[str, Any] = {}
+    def options(self) -> dict[str, OptionValue]:
+        """Every option as ``{"section.field": value}`` (enums as their names, tuples as lists)."""
+        out: dict[str, OptionValue] = {}
         for sec in dataclasses.fields(self):  # type: ignore[arg-type]
             section = getattr(self, sec.name)
             if not dataclasses.is_dataclass(section):
                 continue
             for f in dataclasses.fields(section):
-                value = getattr(section, f.name)
-                out[f"{sec.name}.{f.name}"] = value.name if isinstance(value, enum.Enum) else value
+                out[f"{sec.name}.{f.name}"] = _option_value(getattr(section, f.name))
         return out
 
     def with_options(self, overrides: Mapping[str, object] | None = None, /, **kw: object) -> Self:
@@ -85,9 +88,18 @@ class OptionSet:
             changes[section_name] = dataclasses.replace(section, **fields)
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
-    def describe_differences(self, other: OptionSet) -> dict[str, tuple[Any, Any]]:
+    def describe_differences(self, other: OptionSet) -> dict[str, tuple[OptionValue, OptionValue]]:
+        """The options whose values differ: ``{name: (mine, other's)}``."""
         mine, theirs = self.options(), other.options()
         return {k: (mine[k], theirs.get(k)) for k in mine if mine[k] != theirs.get(k)}
+
+
+def _option_value(value: object) -> OptionValue:
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, tuple):
+        return [v.name if isinstance(v, enum.Enum) else cast(int | str, v) for v in value]
+    return cast(OptionValue, value)
 
 
 @cache
@@ -95,7 +107,7 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def coerce_option(name: str, raw: object, annotation: Any) -> Any:
+def coerce_option(name: str, raw: object, annotation: object) -> object:
     """Convert ``raw`` to ``annotation`` or raise :class:`ConfigError` naming the option."""
     origin = get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -176,9 +188,9 @@ class OptionDoc:
 
     name: str
     """The dotted name, ``section.field``."""
-    annotation: Any
+    annotation: object
     """The option's type (an enum, ``bool``, ``int``, ``int | None`` …)."""
-    default: Any
+    default: OptionValue
     """Its value in the rules it was read from (enums as their names)."""
     description: str
     """The docstring under the field, one paragraph ("" when there is none)."""
