@@ -28,13 +28,19 @@ __all__ = [
     "HelloMessage",
     "JoinRequest",
     "Joined",
+    "NoticeMessage",
     "PingMessage",
+    "PongMessage",
     "ResumeMessage",
+    "ResumedMessage",
+    "RevealMessage",
     "SeatInfo",
     "SeatSpec",
+    "ServerMessage",
     "StartRequest",
     "SyncMessage",
     "TableInfo",
+    "TableMessage",
     "UpdateMessage",
     "WelcomeMessage",
     "check_name",
@@ -234,7 +240,7 @@ class EventInfo(BaseModel):
     after: list[dict[str, Any]] = Field(default_factory=list)
     """Events that followed: ``round_over``, ``match_over``."""
     accepted: bool
-    violations: list[str] = Field(default_factory=list)
+    """``False`` for a failed play; the broken rules are in ``data.violations``."""
     at: float
 
 
@@ -344,9 +350,69 @@ def error_answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class ErrorMessage(BaseModel):
+    """A refused message, to its sender only: nothing changed."""
+
     type: Literal["error"]
     code: ErrorCode
     message: str
     why: dict[str, Any] | None = None
     """For ``illegal``: the engine's reason as data, to word from the message catalogue."""
     reply_to: MessageId | None = None
+
+
+class PongMessage(BaseModel):
+    """Answer to ping."""
+
+    type: Literal["pong"]
+    reply_to: MessageId | None = None
+
+
+class ResumedMessage(BaseModel):
+    """Answer to resume: the seat is the player's again."""
+
+    type: Literal["resumed"]
+    reply_to: MessageId | None = None
+
+
+class TableMessage(BaseModel):
+    """The table, whenever its seats or status change."""
+
+    type: Literal["table"]
+    table: TableInfo
+
+
+class NoticeMessage(BaseModel):
+    """A seat went away or came back."""
+
+    type: Literal["notice"]
+    seat: int | None
+    text: str
+    """The notice in English words with the players' names."""
+    data: dict[str, Any]
+    """The notice as data (``{"reason": "notice.away", ...}``), worded by the message
+    catalogue."""
+
+
+class RevealMessage(BaseModel):
+    """When the game ends (or the table is closed mid-game): the secret seed of the deal."""
+
+    type: Literal["reveal"]
+    seed: str | None
+    commitment: str
+    scheme: str
+    record: str
+    """Where the game record is (``/api/tables/{id}/record``)."""
+
+
+ServerMessage = Annotated[
+    WelcomeMessage
+    | UpdateMessage
+    | ErrorMessage
+    | PongMessage
+    | ResumedMessage
+    | TableMessage
+    | NoticeMessage
+    | RevealMessage,
+    Field(discriminator="type"),
+]
+"""Every message the server sends on the WebSocket."""
