@@ -118,6 +118,20 @@ def test_I08_wild_rank_card_used_as_itself() -> None:
     assert not verdict.valid and "no pure sequence" in (verdict.reason or "")
 
 
+def test_a_wild_rank_card_shown_as_itself_makes_wild_units_a_sequence() -> None:
+    """[4C JK=5C JK=6C] is an impure sequence with one natural (4C shown as itself), not a
+    group of wild items only, which the default all-wild rule never counts as a sequence
+    (found by the fresh random sample against the exhaustive reference)."""
+    rules, wilds = setup("indian10", indicator="4C")
+    hand = parse_cards("4D JK JK 4D QC 10C 4C 4S 4S JC")
+    for credit in (LoserMeldCredit.TWO_SEQ_ONE_PURE, LoserMeldCredit.PURE_ONLY):
+        assert min_deadwood(hand, rules, wilds, credit=credit).raw == 0, credit
+    assert min_deadwood(hand, rules, wilds, credit=LoserMeldCredit.THREE_PURE).raw == 30
+    assert find_declaration(hand, rules, wilds).valid
+    shown = groups("[10C JC QC]", "[4C JK=5C JK=6C]", "[4D 4D 4S 4S]")
+    assert check_declaration(shown, rules, wilds).valid
+
+
 def test_I10_80_point_cap() -> None:
     rules, wilds = setup()
     a = min_deadwood(parse_cards("AS AH KC KD QS QH JC JD 10S 10H 9C 9D 8S"), rules, wilds)

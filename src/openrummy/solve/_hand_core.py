@@ -619,11 +619,19 @@ class _Run:
             return got
         hs, goal = self.hs, self.goal
         best = (INF, 0, 0, 0)
-        runs_ok = hs.all_wild is AllWildGroup.SET_OR_SEQUENCE
-        sets_ok = hs.all_wild is not AllWildGroup.FORBIDDEN
+        runs_ok, sets_ok = _wild_only_kinds(hs)
         set_cap = INF if hs.all_wild is AllWildGroup.JOKER_GROUP else hs.set_max
-        for a in range(w // 3 + 1 if runs_ok else 1):
-            for b in range((w - 3 * a) // 3 + 1 if sets_ok else 1):
+        # A group of wild units that holds a wild-rank card may show that card as itself:
+        # then it is an ordinary (impure) sequence or set, whatever the all-wild rule says.
+        # The candidates took printed jokers first, so the units left hold min(nx, w) such
+        # cards; each group the all-wild rule would refuse needs one of them.
+        nxe = min(nx, w)
+        for a in range(w // 3 + 1 if runs_ok else min(w // 3, nxe) + 1):
+            a_x = 0 if runs_ok else a
+            for b in range(
+                (w - 3 * a) // 3 + 1 if sets_ok else min((w - 3 * a) // 3, nxe - a_x) + 1
+            ):
+                k = a_x + (0 if sets_ok else b)
                 lo = 3 * (a + b)
                 hi = min(w, 13 * a + set_cap * b)
                 if lo > hi:
@@ -640,7 +648,7 @@ class _Run:
                     nfl = goal.add(nfl, C_RUN4 if long_run else C_RUN3, a)
                 if not self.sat[nfl]:
                     continue
-                cost = 0 if self.declare else hs.jp * max(0, (w - u) - nx)
+                cost = 0 if self.declare else hs.jp * max(0, (w - u) - (nxe - k))
                 if cost < best[0]:
                     best = (cost, a, b, u)
         self.tmemo[key] = best
@@ -672,8 +680,12 @@ class _Run:
                 raise AssertionError("hand search: no branch matches the memo")
         _cost, a, b, u = self.terminal(w, fl, nx)
         if a or b:
-            wild_groups = _split_wild(units[:u], a, b, hs)
-            del units[:u]
+            runs_ok, sets_ok = _wild_only_kinds(hs)
+            need_x = (0 if runs_ok else a) + (0 if sets_ok else b)
+            xs = [c for c in units if c.suit is not None]
+            pool = [c for c in units if c.suit is None] + xs[need_x:]
+            wild_groups = _split_wild(xs[:need_x], pool[: u - need_x], a, b, hs)
+            units = pool[u - need_x :]
             for cls, g in wild_groups:
                 sol.groups.append(g)
                 sol.classes.append(cls)
@@ -715,26 +727,60 @@ def _build_meld(c: Cand, units: list[Card], hs: HandSearch) -> Meld:
     return Meld((MeldItem.natural(card),) * n)
 
 
-def _split_wild(units: list[Card], a: int, b: int, hs: HandSearch) -> list[tuple[int, Meld]]:
-    """Groups of wild items only: ``a`` sequences then ``b`` sets, sizes as even as allowed."""
+def _wild_only_kinds(hs: HandSearch) -> tuple[bool, bool]:
+    """Whether a group of wild items alone may be a sequence, and whether it may be a set."""
+    return hs.all_wild is AllWildGroup.SET_OR_SEQUENCE, hs.all_wild is not AllWildGroup.FORBIDDEN
+
+
+def _split_wild(
+    naturals: list[Card], units: list[Card], a: int, b: int, hs: HandSearch
+) -> list[tuple[int, Meld]]:
+    """Groups of wild items only: ``a`` sequences then ``b`` sets, sizes as even as allowed.
+
+    Where the all-wild rule refuses a group of that kind, the group shows one wild-rank card
+    of ``naturals`` as itself (one each, in order), which makes it an ordinary sequence or set.
+    """
+    runs_ok, sets_ok = _wild_only_kinds(hs)
     out: list[tuple[int, Meld]] = []
+    xs = list(naturals)
     rest = list(units)
     groups = a + b
     for g in range(groups):
         left = groups - g
-        size = len(rest) - 3 * (left - 1)
         is_run = g < a
+        natural = xs.pop(0) if (not runs_ok if is_run else not sets_ok) else None
+        # Every item still to place, this group's natural and the later groups' included.
+        size = len(rest) + len(xs) + (natural is not None) - 3 * (left - 1)
         size = min(
             size,
-            13
-            if is_run
-            else (len(rest) if hs.all_wild is AllWildGroup.JOKER_GROUP else hs.set_max),
+            13 if is_run else (size if hs.all_wild is AllWildGroup.JOKER_GROUP else hs.set_max),
         )
-        part, rest = rest[:size], rest[size:]
+        fill = size - (1 if natural is not None else 0)
+        part, rest = rest[:fill], rest[fill:]
         if is_run:
-            items = tuple(MeldItem(u, Card(i + 1, Suit.S)) for i, u in enumerate(part))
+            if natural is None:
+                items = tuple(MeldItem(u, Card(i + 1, Suit.S)) for i, u in enumerate(part))
+            else:
+                suit = natural.suit
+                assert suit is not None
+                start = max(1, min(natural.rank, 14 - size))
+                it = iter(part)
+                items = tuple(
+                    MeldItem.natural(natural)
+                    if p == natural.rank
+                    else MeldItem(next(it), Card(p, suit))
+                    for p in range(start, start + size)
+                )
             out.append((C_RUN4 if size >= 4 else C_RUN3, Meld(items)))
         else:
-            items = tuple(MeldItem(u, Card(13, Suit(i % 4))) for i, u in enumerate(part))
+            if natural is None:
+                items = tuple(MeldItem(u, Card(13, Suit(i % 4))) for i, u in enumerate(part))
+            else:
+                others = [s for s in Suit if s is not natural.suit]
+                shown = [
+                    MeldItem(u, Card(natural.rank, others[i % len(others)]))
+                    for i, u in enumerate(part)
+                ]
+                items = (MeldItem.natural(natural), *shown)
             out.append((C_SET, Meld(items)))
     return out
