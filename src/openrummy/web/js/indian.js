@@ -158,10 +158,13 @@ export class IndianBoard {
   }
 
   async autoArrange() {
+    const asked = this.handKey;
     try {
       const res = await this.askHand({ auto: true });
       const auto = res.auto;
-      if (!auto) return;
+      // The hand changed while the solver worked (a discard, a new deal): its answer is
+      // for cards we no longer hold, and applying it would bring a thrown card back.
+      if (!auto || this.handKey !== asked) return;
       const pool = this.groups.flat();
       const take = (/** @type {string} */ card) => {
         const k = pool.findIndex((i) => i.card === card);
