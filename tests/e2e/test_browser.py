@@ -38,8 +38,14 @@ def build_meld(page: Any, cards: list[str]) -> None:
     drag(page, card(page, cards[0]), page.locator("#new-meld"))
     page.wait_for_function(f"document.querySelectorAll('.table-melds .meld').length > {before}")
     meld = page.locator(".table-melds .meld").nth(before)
-    for c in cards[1:]:
+    for k, c in enumerate(cards[1:], start=2):
         drag(page, card(page, c), meld)
+        # The next step (another drag, or Done) must see this card in the meld.
+        page.wait_for_function(
+            "([i, k]) => (document.querySelectorAll('.table-melds .meld')[i]"
+            "?.querySelectorAll('.card').length ?? 0) >= k",
+            arg=[before, k],
+        )
 
 
 # -- two people, Rummikub ------------------------------------------------------------------------
