@@ -39,13 +39,22 @@ def build_meld(page: Any, cards: list[str]) -> None:
     page.wait_for_function(f"document.querySelectorAll('.table-melds .meld').length > {before}")
     meld = page.locator(".table-melds .meld").nth(before)
     for k, c in enumerate(cards[1:], start=2):
-        drag(page, card(page, c), meld)
-        # The next step (another drag, or Done) must see this card in the meld.
-        page.wait_for_function(
-            "([i, k]) => (document.querySelectorAll('.table-melds .meld')[i]"
-            "?.querySelectorAll('.card').length ?? 0) >= k",
-            arg=[before, k],
-        )
+        # The next step (another drag, or Done) must see this card in the meld. Under load a
+        # re-render can land between the mouse's steps and the gesture is lost (the card stays
+        # in the hand, as it would for a person): drag it again, as a person would.
+        for attempt in range(3):
+            drag(page, card(page, c), meld)
+            try:
+                page.wait_for_function(
+                    "([i, k]) => (document.querySelectorAll('.table-melds .meld')[i]"
+                    "?.querySelectorAll('.card').length ?? 0) >= k",
+                    arg=[before, k],
+                    timeout=8_000,
+                )
+                break
+            except Exception:
+                if attempt == 2 or card(page, c).count() == 0:
+                    raise
 
 
 # -- two people, Rummikub ------------------------------------------------------------------------
