@@ -34,6 +34,7 @@ __all__ = [
     "Card",
     "Suit",
     "card_counts",
+    "check_deck_kind",
     "format_cards",
     "parse_cards",
     "standard_deck",
@@ -72,7 +73,21 @@ class Suit(IntEnum):
 
 _RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RANK_TEXT_DE: Final = {1: "A", 11: "B", 12: "D", 13: "K"}
-_RANK_PARSE: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
+# The German letters of the seeds read as well: B (Bube) = J, D (Dame) = Q, As/Ass = A;
+# K is the king in both languages. None of them is an English rank or a tile colour
+# followed by a suit, so a token never means two different cards.
+_RANK_PARSE: Final = {
+    "A": 1,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "T": 10,
+    "1": 1,
+    "B": 11,
+    "D": 12,
+    "AS": 1,
+    "ASS": 1,
+}
 _SUIT_PARSE: Final = {
     "S": Suit.S,
     "H": Suit.H,
@@ -100,8 +115,8 @@ _TILE_PARSE: Final = {
     "BLUE": Suit.C,
 }
 _JOKER_WORDS: Final = frozenset({"JK", "JOKER", "🃏", "*"})
-_CARD_RE: Final = re.compile(r"^(10|[2-9AJQKT1])([SHDC♠♥♦♣♤♡♢♧])$")
-_CARD_SUIT_FIRST_RE: Final = re.compile(r"^([♠♥♦♣♤♡♢♧])(10|[2-9AJQKT])$")
+_CARD_RE: Final = re.compile(r"^(10|[2-9AJQKTBD1]|ASS|AS)([SHDC♠♥♦♣♤♡♢♧])$")
+_CARD_SUIT_FIRST_RE: Final = re.compile(r"^([♠♥♦♣♤♡♢♧])(10|[2-9AJQKTBD]|ASS|AS)$")
 _TILE_RE: Final = re.compile(r"^(BLACK|BLUE|RED|ORANGE|YELLOW|[KROBY])(1[0-3]|[1-9])$")
 
 
@@ -152,8 +167,14 @@ class Card:
     def parse(text: str) -> Card:
         """Read one card or tile: ``AS``, ``10H``, ``TH``, ``♠A``, ``JK``, ``R7``, ``Blue13``.
 
+        The German rank letters of the seeds read too (``BH`` = ``JH``, ``DS`` = ``QS``,
+        ``AsH`` = ``AH``; ``K`` is the king in both languages); cards always print in
+        English notation, and ``pretty(lang="de")`` shows the German letters.
+
         >>> Card.parse("as") == Card.parse("A♠") == Card.parse("♠A")
         True
+        >>> Card.parse("BH"), Card.parse("D♠"), Card.parse("AsC")
+        (Card.parse('JH'), Card.parse('QS'), Card.parse('AC'))
         >>> Card.parse("1H")
         Traceback (most recent call last):
           ...
@@ -183,7 +204,7 @@ class Card:
         if m:
             return Card(int(m.group(2)), _TILE_PARSE[m.group(1)], tile=True)
         raise NotationError(
-            f"{token!r} is not a card or tile (examples: AS, 10H, TH, ♠A, JK, R7, B13, K1, O5)"
+            f"{token!r} is not a card or tile (examples: AS, 10H, TH, ♠A, BH, JK, R7, B13, K1, O5)"
         )
 
     @staticmethod
@@ -257,6 +278,27 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """
     tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
     return [Card.parse(t) for t in tokens if t.strip()]
+
+
+def check_deck_kind(cards: Iterable[Card], *, tiles: bool, game: str) -> None:
+    """Raise :class:`NotationError` naming the first playing card in a tile game's input,
+    or the first tile in a card game's (jokers belong to both).
+
+    >>> check_deck_kind(parse_cards("R7 JK"), tiles=True, game="rummikub")
+    >>> check_deck_kind(parse_cards("R7 AS"), tiles=True, game="rummikub")
+    Traceback (most recent call last):
+      ...
+    openrummy.errors.NotationError: AS is a playing card: rummikub is played with tiles (R7, K1, B13, O5)
+    """
+    for card in cards:
+        if card.suit is not None and card.tile != tiles:
+            if tiles:
+                raise NotationError(
+                    f"{card} is a playing card: {game} is played with tiles (R7, K1, B13, O5)"
+                )
+            raise NotationError(
+                f"{card} is a Rummikub tile: {game} is played with cards (7H, 10S, QC)"
+            )
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False, lang: str = "en") -> str:

@@ -34,12 +34,12 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from openrummy.cards import Card
+from openrummy.cards import Card, check_deck_kind
 from openrummy.errors import NotationError, RummyError
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
-from openrummy.solve._fast import warm
+from openrummy.solve import compiled
 from openrummy.solve.explain import explain
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 from openrummy.solve.table import BestPlay, best_play
@@ -75,17 +75,35 @@ def parse_position(
     opened = data.get("opened", True)
     if not isinstance(opened, bool):
         raise NotationError('"opened" must be true or false')
-    raw_table = data.get("table", [])
-    raw_hand = data.get("hand", [])
+    # Both are required: a forgotten field is a mistake to report, not an empty list
+    # (an empty table or hand is written [] on purpose).
+    for name in ("hand", "table"):
+        if name not in data:
+            raise NotationError(f'a line needs "{name}": a list of cards, [] if it is empty')
+    raw_table = data["table"]
+    raw_hand = data["hand"]
     if not isinstance(raw_table, list) or not isinstance(raw_hand, list):
         raise NotationError('"table" and "hand" must be lists')
     hand = [_card(x) for x in raw_hand]
+    check_deck_kind(hand, tiles=rules.tiles, game=rules.name)
     if any(isinstance(x, list) for x in raw_table):
         if not all(isinstance(x, list) for x in raw_table):
             raise NotationError('"table" must be all melds (lists) or all cards')
         melds = [Meld(tuple(_item(t) for t in m)) for m in raw_table]
+        check_deck_kind(_meld_cards(melds), tiles=rules.tiles, game=rules.name)
         return rules, melds, hand, opened
-    return rules, [_item(x).card for x in raw_table], hand, opened
+    cards = [_item(x).card for x in raw_table]
+    check_deck_kind(cards, tiles=rules.tiles, game=rules.name)
+    return rules, cards, hand, opened
+
+
+def _meld_cards(melds: Iterable[Meld]) -> Iterator[Card]:
+    """Every card of the melds and every card a joker is declared as."""
+    for m in melds:
+        for it in m.items:
+            yield it.card
+            if it.represents is not None:
+                yield it.represents
 
 
 def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card], bool]:
@@ -171,12 +189,12 @@ def _solve(
         return {"error": str(e)}
 
 
-def _pretty(result: Mapping[str, Any], n: int) -> str:
+def _pretty(result: Mapping[str, Any], n: int, lang: str = "en") -> str:
     if "error" in result:
         return f"#{n}: error: {result['error']}"
 
     def cards(tokens: Iterable[str]) -> str:
-        return " ".join(MeldItem.parse(t).pretty() for t in tokens) or "—"
+        return " ".join(MeldItem.parse(t).pretty(lang) for t in tokens) or "—"
 
     lines = [
         f"#{n}: place {result['count']} card(s), value {result['value']} ({result['ms']:.2f} ms)",
@@ -189,13 +207,20 @@ def _pretty(result: Mapping[str, Any], n: int) -> str:
 
 
 def solve_lines(
-    lines: Iterable[str], *, pretty: bool = False, settings: SolverSettings = DEFAULT_SETTINGS
+    lines: Iterable[str],
+    *,
+    pretty: bool = False,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+    lang: str = "en",
 ) -> Iterator[str]:
-    """Solve every position; one output line (or block, with ``pretty``) per input line.
+    """Solve every position; one output line (or block, with ``pretty``, its cards in
+    ``lang``'s letters) per input line.
 
-    The compiled solver core is loaded first, so that the first line's ``ms`` is the
-    solve's own time, not the load's (about half a second, once per process)."""
-    warm()
+    The compiled solver core (when numba is installed) is loaded first, so that the first
+    line's ``ms`` is the solve's own time, not the load's (about half a second, once per
+    process)."""
+    if settings.compiled and compiled.available():
+        compiled.warm()
     n = 0
     for line in lines:
         if not line.strip():
@@ -203,6 +228,6 @@ def solve_lines(
         n += 1
         result = solve_line(line, settings=settings)
         if pretty:
-            yield _pretty(result, n)
+            yield _pretty(result, n, lang)
         else:
             yield json.dumps(result, ensure_ascii=False)
