@@ -27,6 +27,7 @@ from enum import IntEnum
 from typing import Final
 
 from openrummy.errors import NotationError
+from openrummy.messages import Reason
 
 __all__ = [
     "JOKER",
@@ -137,9 +138,9 @@ class Card:
     def __post_init__(self) -> None:
         if self.suit is None:
             if self.rank != 0 or self.tile:
-                raise NotationError("a joker has no rank, suit or tile flag")
+                raise NotationError(Reason.of("notation.joker_plain"))
         elif not 1 <= self.rank <= 13:
-            raise NotationError(f"rank {self.rank} is not in 1..13")
+            raise NotationError(Reason.of("notation.rank", count=self.rank))
         # Ints only: the hash is pickled with the card, so it must be the same in every
         # process (hash(None) is an address in Python 3.11, a string's hash is seeded).
         suit = -1 if self.suit is None else int(self.suit)
@@ -178,7 +179,7 @@ class Card:
         >>> Card.parse("1H")
         Traceback (most recent call last):
           ...
-        openrummy.errors.NotationError: '1H' is ambiguous: write AH for the ace of hearts or R1 for the tile
+        openrummy.errors.NotationError: '1H' is ambiguous: write AH for the ace or R1 for the tile
         """
         return _parse_card(text)
 
@@ -190,9 +191,12 @@ class Card:
             return JOKER
         if upper in ("1S", "1H", "1D", "1C"):
             raise NotationError(
-                f"{token!r} is ambiguous: write A{upper[1]} for the ace of "
-                f"{('spades', 'hearts', 'diamonds', 'clubs')['SHDC'.index(upper[1])]}"
-                f" or {'KROB'['SHDC'.index(upper[1])]}1 for the tile"
+                Reason.of(
+                    "notation.ambiguous_one",
+                    text=token,
+                    card=f"A{upper[1]}",
+                    item=f"{'KROB'['SHDC'.index(upper[1])]}1",
+                )
             )
         m = _CARD_RE.match(upper)
         if m:
@@ -203,9 +207,7 @@ class Card:
         m = _TILE_RE.match(upper)
         if m:
             return Card(int(m.group(2)), _TILE_PARSE[m.group(1)], tile=True)
-        raise NotationError(
-            f"{token!r} is not a card or tile (examples: AS, 10H, TH, ♠A, BH, JK, R7, B13, K1, O5)"
-        )
+        raise NotationError(Reason.of("notation.not_a_card", text=token))
 
     @staticmethod
     def natural(rank: int, suit: Suit, *, tile: bool = False) -> Card:
@@ -292,13 +294,8 @@ def check_deck_kind(cards: Iterable[Card], *, tiles: bool, game: str) -> None:
     """
     for card in cards:
         if card.suit is not None and card.tile != tiles:
-            if tiles:
-                raise NotationError(
-                    f"{card} is a playing card: {game} is played with tiles (R7, K1, B13, O5)"
-                )
-            raise NotationError(
-                f"{card} is a Rummikub tile: {game} is played with cards (7H, 10S, QC)"
-            )
+            key = "notation.card_in_tile_game" if tiles else "notation.tile_in_card_game"
+            raise NotationError(Reason.of(key, card=str(card), game=game))
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False, lang: str = "en") -> str:

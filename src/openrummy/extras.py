@@ -31,7 +31,8 @@ __all__ = ["EXTRAS", "MissingExtraError", "missing", "require"]
 
 EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "fast": ("numba",),
-    "server": ("fastapi", "uvicorn", "pydantic", "sqlalchemy", "aiosqlite", "alembic"),
+    # pydantic is left out: the server needs it, but so does typer (the core's CLI).
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "aiosqlite", "alembic"),
     "postgres": ("asyncpg",),
     "sim": ("openskill", "matplotlib"),
     "ray": ("ray",),

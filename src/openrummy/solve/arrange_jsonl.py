@@ -96,7 +96,9 @@ def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
     try:
         request = json.loads(text)
     except json.JSONDecodeError as e:
-        return {"error": f"not JSON: {e.msg} (column {e.colno})", "line": line}
+        from openrummy.solve.jsonl import json_error
+
+        return {"error": json_error(e), "line": line}
     if not isinstance(request, dict):
         return {"error": "each line must be a JSON object", "line": line}
     try:

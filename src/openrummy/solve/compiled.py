@@ -12,7 +12,6 @@ about half a second. An interface that wants to say so while it happens calls
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -38,13 +37,15 @@ _announcer: list[Callable[[str], None]] = []
 @functools.cache
 def available() -> bool:
     """True when numba is installed (the ``fast`` extra), so the compiled core can run."""
-    return importlib.util.find_spec("numba") is not None
+    from openrummy.extras import missing
+
+    return not missing("fast")
 
 
 def _cache_dirs() -> list[Path]:
-    here = Path(__file__).with_name("__pycache__")
+    # numba writes to NUMBA_CACHE_DIR when it is set, else beside the module
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    return [here, Path(custom)] if custom else [here]
+    return [Path(custom)] if custom else [Path(__file__).with_name("__pycache__")]
 
 
 def likely_cold() -> bool:

@@ -45,6 +45,7 @@ from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 from openrummy.solve.table import BestPlay, best_play
 
 __all__ = [
+    "json_error",
     "notation_error",
     "parse_position",
     "play_to_json",
@@ -117,6 +118,24 @@ def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card],
     return rules, list(p.table), list(p.hand), p.seat in p.opened
 
 
+def json_error(error: json.JSONDecodeError) -> str:
+    """A JSON line's decoding error in words, saying when the line looks cut short.
+
+    >>> try:
+    ...     json.loads('{"hand": ["3S", "4')
+    ... except json.JSONDecodeError as e:
+    ...     print(json_error(e))
+    not valid JSON: unterminated string starting at column 16 (the line ends too early: is it cut short?)
+    """
+    what = error.msg.removesuffix(" at").removesuffix(":")
+    text = f"not valid JSON: {what[:1].lower()}{what[1:]} at column {error.colno}"
+    rest = error.doc[error.pos :].strip()
+    truncated = what.startswith("Unterminated") or (not rest and what.startswith("Expecting"))
+    if truncated:
+        text += " (the line ends too early: is it cut short?)"
+    return text
+
+
 def notation_error(line: str, error: Exception) -> str:
     """The message for a line read as a position that failed: a line without any ``|``
     was more likely meant as JSON, so say both."""
@@ -163,9 +182,9 @@ def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dic
             return {"error": notation_error(line, e)}
         return _solve(rules, table, hand, opened, settings)
     try:
-        data = json.loads(line)
+        data = json.loads(line.rstrip())
     except json.JSONDecodeError as e:
-        return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
+        return {"error": json_error(e)}
     try:
         rules, table_or_cards, hand, opened = parse_position(data)
     except RummyError as e:
