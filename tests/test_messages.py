@@ -251,9 +251,11 @@ def test_every_server_error_code_has_words_in_both_languages() -> None:
 def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
     from openrummy.cards import Card
     from openrummy.errors import IllegalActionError, NotationError
+    from openrummy.rules.indian import IndianRules
     from openrummy.solve.hand import InvalidHandError, check_hand
 
     rules = find_preset("indian13")
+    assert isinstance(rules, IndianRules)
     with pytest.raises(NotationError) as bad_card:
         Card.parse("XX")
     with pytest.raises(InvalidHandError) as bad_hand:
