@@ -238,3 +238,36 @@ def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
     for m, text in zip(messages, page["texts"], strict=True):
         labelled = _with_labels(m["message"], page["cards"], page["melds"])
         assert text == render(labelled, lang, m["names"]), m
+
+
+def test_every_server_error_code_has_words_in_both_languages() -> None:
+    from openrummy.server.errors import ErrorCode
+
+    for code in ErrorCode:
+        entry = CAT["reasons"][f"server.{code.value}"]
+        assert all(entry[lang].strip() for lang in LANGS), code
+
+
+def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
+    from openrummy.cards import Card
+    from openrummy.errors import IllegalActionError, NotationError
+    from openrummy.solve.hand import InvalidHandError, check_hand
+
+    rules = find_preset("indian13")
+    with pytest.raises(NotationError) as bad_card:
+        Card.parse("XX")
+    with pytest.raises(InvalidHandError) as bad_hand:
+        check_hand([Card.parse("3H")] * 3, rules, rules.wilds(Card.parse("2C")))
+    match: Any = new_match(rules, 2, seed=1)
+    with pytest.raises(IllegalActionError) as no_seat:
+        match.view(5)
+    expected = [
+        (bad_card, "'XX' is not a card or tile", "'XX' ist weder Karte noch Stein"),
+        (bad_hand, "a hand of 3 cards: indian13 needs 13", "eine Hand mit 3 Karten"),
+        (no_seat, "there is no seat 5", "es gibt keinen Platz 5"),
+    ]
+    for err, en, de in expected:
+        why = err.value.why
+        assert why is not None
+        assert str(err.value).startswith(en)
+        assert render(why, "de").startswith(de)
