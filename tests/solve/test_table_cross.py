@@ -149,8 +149,9 @@ def test_huge_state_space_switches_to_the_integer_program(
 def test_compiled_core_matches_python_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled DP (``_fast``) and the Python DP give the same optimum (count, value).
 
-    The cross-check above runs the compiled core wherever it applies (aces low, no opening
-    rule in force), so the Python core is checked here against it on those positions.
+    The cross-check above runs the compiled core wherever it applies (no opening rule in
+    force, every ace mode), so the Python core is checked here against it on those
+    positions.
     """
     made: list[int] = []
     real = fast_module.FastSearch.__init__
@@ -259,6 +260,8 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         )
         check_play(p.rules, p.table, p.hand, play, opened=p.opened)
         for prob, spec in problems:
+            if spec.ace == problem_module.HIGH:
+                continue  # not symmetric (Q-K-A is a run, K-A-2 not): never raced
             up = dp_module.solve_core(prob, spec, want_melds=False, settings=one_way).score
             down = dp_module.solve_core(
                 dp_module.mirrored(prob), spec, want_melds=False, settings=one_way
