@@ -8,6 +8,7 @@ and tables of 0–100 cards; the count and then the value placed must match. Eve
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 
 import pytest
@@ -16,7 +17,15 @@ from hypothesis import strategies as st
 
 from helpers import manipulation_rules
 from helpers.ilp_reference import Optimum, optimum
-from helpers.positions import Position, check_play, movable_cards, opening_position, random_position
+from helpers.positions import (
+    Position,
+    check_play,
+    deck_of,
+    movable_cards,
+    opening_position,
+    random_position,
+    random_table,
+)
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
 from openrummy.solve import SolverSettings, best_play
@@ -67,6 +76,35 @@ def test_matches_reference_on_random_positions(chunk: int) -> None:
         _label, tags = _compare(random_position(seed))
         seen.update(tags)
     assert seen["all placed"] + seen["hard"] == PER_CHUNK
+
+
+def _many_decks_position(seed: int) -> Position:
+    """Three or four decks with six jokers, every ace mode, 40–150 table cards, 14 cards."""
+    rng = random.Random(f"many decks {seed}")
+    over: dict[str, object] = {
+        "deck.standard_decks": rng.choice([3, 4]),
+        "deck.printed_jokers": 6,
+        "meld.ace_mode": ("LOW_ONLY", "HIGH_OR_LOW", "WRAPAROUND")[seed % 3],
+    }
+    rules = manipulation_rules("robbers", over)
+    pool = deck_of(rules)
+    rng.shuffle(pool)
+    table = random_table(rng, rules, pool, rng.randint(40, 150))
+    return Position(rules, table, pool[:14], True, f"seed={seed} robbers {over}")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_many_decks_and_six_jokers_match_the_reference(seed: int) -> None:
+    """Three or four decks with six jokers in each ace mode (the compiled core answers all
+    of them), against the reference; more seeds in the exhaustive tier."""
+    _compare(_many_decks_position(seed))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(4))
+def test_many_decks_and_six_jokers_match_the_reference_exhaustive(chunk: int) -> None:
+    for seed in range(3 + chunk * 15, 3 + (chunk + 1) * 15):
+        _compare(_many_decks_position(seed))
 
 
 MILP_CHUNKS = 4
