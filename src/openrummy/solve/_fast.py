@@ -2,14 +2,17 @@
 
 The same search as :class:`openrummy.solve._dp._Search` ("can the rest still add
 ``need``?", memoised lower/upper bounds per state, moves most hand cards first), for the
-common case that covers play after the opening in every preset with aces low, Rummikub
-included: aces low (no runs over the K–A corner), no opening requirement, and runs that
-need no exact length (see :func:`eligible`). Everything else goes to the Python core.
+common case that covers play after the opening in every preset, Rummikub included: every
+ace mode, no opening requirement, and runs that need no exact length (see
+:func:`eligible`). Everything else goes to the Python core.
 
 Differences in representation only (the state space is the same):
 
 * a suit's open runs are a sorted list of labels packed six bits each into one integer
   (label = length capped at ``min_len``, and naturals capped at ``M``, as in ``_dp``);
+  runs that came round the K–A corner (debts) have length field 8 + their length, and the
+  debts that ended are a second such list per suit, paired with the runs leaving the K
+  at the end (:func:`_paired`);
 * a move (what one suit does at one rank) is two integers: small fields packed into
   one (hand cards used, jokers, naturals left for sets, runs started, what each open
   run does), and the packed runs after the move. Moves of a (runs, counts) situation are
