@@ -168,8 +168,9 @@ def test_huge_state_space_switches_to_the_integer_program(
 ) -> None:
     """Seed 648 (wrap-around aces, 4 jokers, 18 cards) once needed 15 GB in the DP.
 
-    Its linear relaxation solves it now; without it, the DP must give up at its budget
-    and hand the position to the integer program.
+    Its linear relaxation solves it now, and the compiled core within its budget; the
+    Python DP alone, without the relaxation, must give up at its budget and hand the
+    position to the integer program.
     """
     calls: list[int] = []
     real = solve_milp
@@ -182,6 +183,8 @@ def test_huge_state_space_switches_to_the_integer_program(
     _compare(random_position(648))
     assert not calls
     _compare(random_position(648), SolverSettings(lp_bound=False))
+    assert not calls
+    _compare(random_position(648), SolverSettings(lp_bound=False, compiled=False))
     assert calls
 
 
