@@ -514,6 +514,7 @@ def run_variants(n: int) -> int:
     shared machine does not inflate them."""
     optimum = load_reference()
     warm_rules = find_preset("robbers_s003")
+    assert isinstance(warm_rules, ManipulationRules)
     warm = variant_position(0, warm_rules, 20, 14)
     best_play(warm_rules, warm.table, warm.hand)
     optimum(warm_rules, [c for m in warm.table for c in m.cards], warm.hand)
@@ -526,6 +527,7 @@ def run_variants(n: int) -> int:
     total = optimal = 0
     for label, preset, options, sizes, opened in VARIANTS:
         rules = find_preset(preset, options)
+        assert isinstance(rules, ManipulationRules)
         for size in sizes:
             row = Row()
             for i in range(n):
