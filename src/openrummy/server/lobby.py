@@ -153,6 +153,8 @@ class Lobby(ServiceCore):
 
     async def _check_creator_limits(self, client: str) -> None:
         """Per client address: tables created per hour, and unfinished tables at once."""
+        if not self.settings.limited(client):
+            return
         mine = self.created_by.get(client)
         if mine:
             for table_id in list(mine):

@@ -85,7 +85,8 @@ class Sessions(ServiceCore):
     """The WebSocket operations: hello, sync, resume, and a seat's presence."""
 
     async def hello(self, conn: Conn, table_id: str, token: str | None) -> None:
-        if token is not None and not self.failed_hellos.peek(conn.address):
+        limited = self.settings.limited(conn.address)
+        if token is not None and limited and not self.failed_hellos.peek(conn.address):
             raise ServiceError(
                 ErrorCode.RATE_LIMITED,
                 f"too many hellos with a wrong token from your address (at most "
@@ -104,7 +105,8 @@ class Sessions(ServiceCore):
                 await self._refresh(table_id)
                 seat = self._seat_of(live.row, token)
             if seat is None:
-                self.failed_hellos.take(conn.address)
+                if limited:
+                    self.failed_hellos.take(conn.address)
                 raise ServiceError(
                     ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
                 )

@@ -113,10 +113,13 @@ class Settings:
     """Tables one address may create at once."""
     open_tables_per_client: int = 10
     """Unfinished (open or running) tables created by one address and held by this process."""
+    unlimited_clients: str = ""
+    """Client addresses (comma-separated) that the limits per address do not apply to: a
+    load test's own scripted players, all on 127.0.0.1."""
     max_rounds: int = 100
     """Largest ``match.rounds``, ``match.outs_to_win``, ``deals.count`` or ``match.hands``
     a table may ask for."""
-    bots_only_pause: float = 0.5
+    bots_only_pause: float = 1.0
     """Least ``bot_pause`` of a table whose every seat is a bot (nobody follows it move by
     move; a smaller pause only costs the other tables' time)."""
     open_table_ttl: float = 3_600.0
@@ -156,6 +159,10 @@ class Settings:
         if "db" in values:
             values["db"] = normalize_db_url(str(values["db"]))
         return cls(**values)
+
+    def limited(self, address: str) -> bool:
+        """Whether the limits per client address apply to ``address``."""
+        return address not in {a.strip() for a in self.unlimited_clients.split(",")}
 
     @property
     def is_sqlite(self) -> bool:

@@ -24,6 +24,7 @@ import contextlib
 import logging
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -101,6 +102,14 @@ class CpuBudget:
         return self.left >= self.burst
 
 
+def _worker_start() -> None:
+    """A worker process yields the CPU to the server's event loop (a lower priority), then
+    imports what the jobs use."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    warm()
+
+
 def _timed(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[T, float]:
     """Run one job in a worker; its result and the CPU seconds it took there."""
     start = time.thread_time()
@@ -128,7 +137,7 @@ class Workers:
             if self.kind == "process":
                 # spawn: a worker must not inherit the server's event loop, threads and sockets.
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    n, mp_context=multiprocessing.get_context("spawn"), initializer=warm
+                    n, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
                 )
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(n, "openrummy-worker")
@@ -151,6 +160,8 @@ class Workers:
         s = self.settings
         if self.in_progress >= max(1, s.worker_queue):
             raise busy_error(1, "the server is judging too many requests at once")
+        if not s.limited(client):
+            return self.budget("")
         if self.by_client.get(client, 0) >= max(1, s.worker_per_client):
             raise busy_error(
                 1, f"at most {s.worker_per_client} requests of yours are judged at once"
