@@ -430,3 +430,15 @@ async def test_openapi_states_the_ranges_and_the_refusals(server: Server) -> Non
         answers = paths[f"/api/tables/{{table_id}}/{route}"]["post"]["responses"]
         assert {"401", "403", "404", "409", "413", "422", "503"} <= set(answers), route
     assert {"413", "422", "429"} <= set(paths["/api/tables"]["post"]["responses"])
+
+
+async def test_an_unlimited_address_is_not_counted(server_factory: Factory) -> None:
+    server = await server_factory(
+        tables_burst=1, tables_per_hour=0.001, unlimited_clients="127.0.0.1"
+    )
+    for _ in range(3):
+        await server.create(preset="robbers", seats=[{}, {}])
+    body = {"preset": "robbers", "seats": [{}, {}]}
+    elsewhere = {"X-Forwarded-For": "10.0.0.7"}
+    assert (await server.http.post("/api/tables", json=body, headers=elsewhere)).status_code == 201
+    assert (await server.http.post("/api/tables", json=body, headers=elsewhere)).status_code == 429

@@ -176,7 +176,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             if heap is not None:
                 await heap.uninstall()
             await service.stop()
-            workers.close()
+            await workers.aclose()
             await store.close()
 
     app = FastAPI(

@@ -221,3 +221,9 @@ class Workers:
 
     def close(self) -> None:
         self._reset()
+
+    async def aclose(self) -> None:
+        """Stop the workers and wait for them (a job in progress is finished first)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
