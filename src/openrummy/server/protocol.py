@@ -165,7 +165,11 @@ class CreateTable(_Strict):
     )
     creator_name: NameText | None = None
     bot_pause: float | None = Field(
-        default=None, ge=0, le=30, description="Seconds a bot waits before acting."
+        default=None,
+        ge=0,
+        le=30,
+        description="Seconds a bot waits before acting (a table of bots only waits at least "
+        "the server's bots_only_pause, 1 s by default).",
     )
 
     @field_validator("title")
