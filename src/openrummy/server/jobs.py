@@ -41,9 +41,9 @@ def over_deck(counts: Counter[Card], cards: Counter[Card]) -> str | None:
 
     >>> from openrummy.rules import find_preset
     >>> deck = deck_counts(find_preset("robbers"))
+    >>> over_deck(deck, Counter(Card.parse(c) for c in ["JK"] * 4))
     >>> over_deck(deck, Counter(Card.parse(c) for c in ["JK"] * 5))
-    >>> over_deck(deck, Counter(Card.parse(c) for c in ["JK"] * 7))
-    'the deck has 6 of JK, not 7'
+    'the deck has 4 of JK, not 5'
     """
     for card, n in cards.items():
         have = counts.get(card, 0)

@@ -94,7 +94,7 @@ class CpuBudget:
         self._fill()
         if self.left > 0:
             return 0.0
-        return (-self.left) / self.rate + 1e-9 if self.rate > 0 else math.inf
+        return (-self.left) / self.rate if self.rate > 0 else math.inf
 
     @property
     def full(self) -> bool:
