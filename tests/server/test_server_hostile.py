@@ -442,3 +442,12 @@ async def test_an_unlimited_address_is_not_counted(server_factory: Factory) -> N
     elsewhere = {"X-Forwarded-For": "10.0.0.7"}
     assert (await server.http.post("/api/tables", json=body, headers=elsewhere)).status_code == 201
     assert (await server.http.post("/api/tables", json=body, headers=elsewhere)).status_code == 429
+
+
+async def test_bots_only_tables_are_limited_per_address(server_factory: Factory) -> None:
+    server = await server_factory(bots_only_tables_per_client=1)
+    bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    await server.create(preset="robbers", seats=bots)
+    r = await server.http.post("/api/tables", json={"preset": "robbers", "seats": bots})
+    assert r.status_code == 429 and "bots only" in r.json()["message"], r.text
+    await server.create(preset="robbers", seats=[{}, bots[0]])  # a person's table: fine

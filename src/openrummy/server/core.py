@@ -111,8 +111,9 @@ class ServiceCore(abc.ABC):
         self.node = secrets.token_hex(6)
         store.origin = self.node
         self._loading: dict[str, asyncio.Lock] = {}
-        self.created_by: dict[str, dict[str, None]] = {}
-        """Per client address, the tables it created that may still be open or running."""
+        self.created_by: dict[str, dict[str, bool]] = {}
+        """Per client address, the tables it created that may still be open or running (and
+        whether each has bots only)."""
         self.creations = AddressBuckets(
             rate=settings.tables_per_hour / 3600, burst=settings.tables_burst
         )

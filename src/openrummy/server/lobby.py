@@ -125,8 +125,19 @@ class Lobby(ServiceCore):
             )
         table_id = secrets.token_urlsafe(9)
         pause = self.settings.bot_pause if req.bot_pause is None else req.bot_pause
-        if all(seat.kind == "bot" for seat in seats):
+        bots_only = all(seat.kind == "bot" for seat in seats)
+        if bots_only:
             pause = max(pause, self.settings.bots_only_pause)
+            most = self.settings.bots_only_tables_per_client
+            if (
+                self.settings.limited(client)
+                and sum(self.created_by.get(client, {}).values()) >= most
+            ):
+                raise ServiceError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {most} unfinished tables of bots only from one address",
+                    429,
+                )
         row = TableRow(
             id=table_id,
             title=req.title or f"{getattr(rules, 'title', rules.name)} table",
@@ -143,7 +154,7 @@ class Lobby(ServiceCore):
             game=None,
         )
         await self.store.create_table(row)
-        self.created_by.setdefault(client, {})[table_id] = None
+        self.created_by.setdefault(client, {})[table_id] = bots_only
         return CreatedTable(
             table=table_info(row),
             creator_token=creator_token,

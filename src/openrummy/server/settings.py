@@ -113,6 +113,9 @@ class Settings:
     """Tables one address may create at once."""
     open_tables_per_client: int = 10
     """Unfinished (open or running) tables created by one address and held by this process."""
+    bots_only_tables_per_client: int = 2
+    """Of those, tables whose every seat is a bot (each plays on by itself, costing the
+    server a bot move a second without anybody at the table)."""
     unlimited_clients: str = ""
     """Client addresses (comma-separated) that the limits per address do not apply to: a
     load test's own scripted players, all on 127.0.0.1."""
