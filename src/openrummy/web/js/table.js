@@ -45,6 +45,9 @@ export class TableContext {
     this.ticks = 0;
     /** @type {string | null} */ this.draftName = null;
     this.polling = false;
+    this.wasMyTurn = false;
+    /** @type {string | null} */ this.rematchId = null;
+    this.pageTitle = document.title;
     onLangChange(() => this.render());
   }
 
@@ -78,6 +81,7 @@ export class TableContext {
     this.board?.detach?.();
     clearInterval(this.timer);
     this.ws?.close();
+    document.title = this.pageTitle;
   }
 
   // -- connection -------------------------------------------------------------------------
@@ -207,6 +211,7 @@ export class TableContext {
 
   tick() {
     if (++this.ticks % 4 === 0) this.pollWaiting();
+    if (this.ticks % 6 === 0) this.pollRematch();
     const el = document.getElementById("turn-timer");
     if (!el) return;
     if (this.deadline === null || !this.view || this.view.match?.outcome) {
@@ -216,6 +221,110 @@ export class TableContext {
     const left = Math.max(0, Math.round(this.deadline - Date.now() / 1000));
     el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.classList.toggle("low", left <= 15);
+  }
+
+  /** After the game: has another player asked for a rematch? */
+  async pollRematch() {
+    if (this.closed || this.rematchId || this.seat === null || !this.view?.match?.outcome) return;
+    try {
+      const r = await api("GET", `/api/tables/${this.id}/rematch`);
+      this.rematchId = r.table_id;
+      this.render();
+    } catch {
+      /* none yet */
+    }
+  }
+
+  /** The same seats and rules with a new seed: create the table, or take my seat at it. */
+  async rematch() {
+    try {
+      const r = await api("POST", `/api/tables/${this.id}/rematch`, undefined, this.token);
+      saveKeys(r.table_id, { seat: r.seat, token: r.token, name: keys(this.id).name, ...(r.creator_token ? { creator: r.creator_token } : {}) });
+      location.hash = `#/t/${r.table_id}`;
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  /** Give up my seat (a stand-in plays on in a running game) and go to the lobby. */
+  async leave() {
+    const running = this.table.status === "running";
+    const ok = await dialog({
+      title: t("table.leave_title"),
+      tone: "warn",
+      body: h("p", null, running ? t("table.leave_running") : t("table.leave_open")),
+      buttons: [
+        { label: t("btn.back"), value: false },
+        { label: t("table.leave"), value: true, kind: "danger" },
+      ],
+    });
+    if (!ok) return;
+    try {
+      await api("POST", `/api/tables/${this.id}/leave`, undefined, this.token);
+      saveKeys(this.id, { seat: null, token: null });
+      location.hash = "#/";
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  /** The host closes the table (an open one is cancelled and leaves the lobby's list). */
+  async closeTable() {
+    const open = this.table.status === "open";
+    const ok = await dialog({
+      title: open ? t("table.cancel_title") : t("table.close_title"),
+      tone: "warn",
+      body: h("p", null, open ? t("table.cancel_body") : t("table.close_body")),
+      buttons: [
+        { label: t("btn.back"), value: false },
+        { label: open ? t("table.cancel") : t("table.close"), value: true, kind: "danger" },
+      ],
+    });
+    if (!ok) return;
+    try {
+      await api("POST", `/api/tables/${this.id}/close`, undefined, keys(this.id).creator);
+      location.hash = "#/";
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  /** The tab's title carries a badge on my turn, and a sound plays if the player wants one. */
+  notifyTurn() {
+    const mine = !!this.myTurn;
+    document.title = mine ? `● ${t("status.your_turn")} — ${this.table?.title ?? "OpenRummy"}` : this.table?.title ? `${this.table.title} — OpenRummy` : this.pageTitle;
+    if (mine && !this.wasMyTurn && soundOn()) beep();
+    this.wasMyTurn = mine;
+  }
+
+  /** Buttons of the table head: sound, leave, close or cancel. */
+  tableButtons() {
+    const k = keys(this.id);
+    const live = this.table.status === "open" || this.table.status === "running";
+    const sound = soundOn();
+    return h(
+      "div",
+      { class: "row table-buttons" },
+      this.seat !== null
+        ? h(
+            "button",
+            {
+              class: "btn small",
+              id: "sound-btn",
+              "aria-pressed": sound ? "true" : "false",
+              title: t("table.sound_help"),
+              onclick: () => {
+                setSound(!sound);
+                this.render();
+              },
+            },
+            sound ? "🔔 " : "🔕 ",
+            t("table.sound"),
+          )
+        : null,
+      live && k.token && this.seat !== null ? h("button", { class: "btn small", id: "leave-btn", onclick: () => this.leave() }, t("table.leave")) : null,
+      live && k.creator ? h("button", { class: "btn small danger", id: "close-btn", onclick: () => this.closeTable() }, this.table.status === "open" ? t("table.cancel") : t("table.close")) : null,
+    );
   }
 
   // -- rendering --------------------------------------------------------------------------
@@ -232,6 +341,7 @@ export class TableContext {
     if (this.table.status === "open") replace(this.root, this.waitingRoom());
     else if (!this.view) replace(this.root, h("div", { class: "panel" }, t("table.loading")));
     else replace(this.root, this.game());
+    this.notifyTurn();
     if (focusKey) {
       const el = /** @type {HTMLElement | null} */ (
         this.root.querySelector(`[data-id="${CSS.escape(focusKey)}"], [data-drop="${CSS.escape(focusKey)}"], [data-key="${CSS.escape(focusKey)}"]`)
@@ -262,7 +372,7 @@ export class TableContext {
     return h(
       "div",
       { class: "panel waiting" },
-      h("h2", null, this.table.title),
+      h("div", { class: "row spread" }, h("h2", null, this.table.title), this.tableButtons()),
       h("p", { class: "muted" }, presetTitle(this.table.preset), " · ", t("waiting.status")),
       h(
         "ol",
@@ -374,6 +484,7 @@ export class TableContext {
       h("div", { class: "title" }, h("strong", null, this.table.title), h("span", { class: "muted" }, " · ", presetTitle(this.table.preset), " · ", this.roundText())),
       h("div", { class: `status ${this.myTurn ? "mine" : ""}`, id: "turn-status", "aria-live": "polite" }, status, " ", h("span", { id: "turn-timer", class: "timer" })),
       this.role === "spectator" ? h("span", { class: "badge" }, t("table.watching")) : null,
+      this.tableButtons(),
     );
   }
 
@@ -563,10 +674,46 @@ export class TableContext {
           { class: "modal-buttons" },
           h("a", { class: "btn", href: `/api/tables/${this.id}/record`, download: `openrummy-${this.id}.json`, id: "record-link" }, t("final.download")),
           h("a", { class: "btn", href: `#/replay/${this.id}` }, t("final.replay")),
+          this.seat !== null && this.token ? h("button", { class: "btn", id: "rematch-btn", onclick: () => this.rematch() }, this.rematchId ? t("final.rematch_join") : t("final.rematch")) : null,
           h("a", { class: "btn primary", href: "#/" }, t("nav.lobby")),
         ),
       ),
     );
+  }
+}
+
+/** Is the turn sound on? (Off unless the player turned it on.) */
+function soundOn() {
+  return localStorage.getItem("openrummy.sound") === "on";
+}
+
+/** @param {boolean} on */
+function setSound(on) {
+  localStorage.setItem("openrummy.sound", on ? "on" : "off");
+  if (on) beep();
+}
+
+/** A short, soft two-note chime (Web Audio, no sound file). */
+function beep() {
+  try {
+    const AC = window.AudioContext;
+    if (!AC) return;
+    const ac = new AC();
+    const now = ac.currentTime;
+    [660, 880].forEach((f, i) => {
+      const osc = ac.createOscillator();
+      const gain = ac.createGain();
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      osc.connect(gain).connect(ac.destination);
+      osc.start(now + i * 0.12);
+      osc.stop(now + i * 0.12 + 0.3);
+    });
+    setTimeout(() => ac.close(), 800);
+  } catch {
+    /* no sound then */
   }
 }
 
