@@ -46,6 +46,8 @@ export class ManipBoard {
     /** @type {string[] | null} */ this.seenHand = null;
     /** @type {string[] | null} */ this.seenTable = null;
     this.ackTable = false;
+    /** The ids of the hand's cards in the player's order (with those laid on the table). */
+    /** @type {string[]} */ this.orderIds = [];
     this.bind(ctx.root);
   }
 
@@ -157,6 +159,7 @@ export class ManipBoard {
       if (f) /** @type {any} */ (tableItems[i]).fresh = true;
     });
     this.start = { melds, hand };
+    this.orderIds = hand.map((i) => i.id);
     this.steps.clear();
     this.reset(false);
     this.saveOrder();
@@ -167,20 +170,30 @@ export class ManipBoard {
     return this.ctx.seat === null ? null : storageKey("hand", this.ctx.id, this.ctx.seat);
   }
 
-  /** The hand in the player's order: as it is now, then the hand cards laid on the table. */
+  /**
+   * The hand in the player's order: as it is now, with each hand card laid on the table this
+   * turn back after the card it followed in the player's order before.
+   */
   orderItems() {
-    const seen = new Set();
-    /** @type {Item[]} */
-    const out = [];
-    for (const it of [...this.hand, ...this.start.hand]) {
-      if (seen.has(it.id)) continue;
-      seen.add(it.id);
-      out.push(it);
+    const out = [...this.hand];
+    const ids = new Set(out.map((i) => i.id));
+    const byId = new Map(this.start.hand.map((i) => [i.id, i]));
+    /** @type {string | null} */
+    let prev = null;
+    for (const id of [...this.orderIds, ...byId.keys()]) {
+      const it = byId.get(id);
+      if (it && !ids.has(id)) {
+        const k = prev === null ? 0 : out.findIndex((x) => x.id === prev) + 1;
+        out.splice(k, 0, it);
+        ids.add(id);
+      }
+      if (ids.has(id)) prev = id;
     }
     return out;
   }
 
   saveOrder() {
+    this.orderIds = this.orderItems().map((i) => i.id);
     if (this.storeKey && this.round !== undefined) saveStored(this.storeKey, this.round, this.orderItems().map((i) => i.card));
   }
 

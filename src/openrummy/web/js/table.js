@@ -225,7 +225,7 @@ export class TableContext {
 
   /** After the game: has another player asked for a rematch? */
   async pollRematch() {
-    if (this.closed || this.rematchId || this.seat === null || !this.view?.match?.outcome) return;
+    if (this.closed || this.rematchId || this.seat === null || !(this.view?.match?.outcome || this.table?.status === "closed")) return;
     try {
       const r = await api("GET", `/api/tables/${this.id}/rematch`);
       this.rematchId = r.table_id;
@@ -244,6 +244,11 @@ export class TableContext {
     } catch (err) {
       toast(String(/** @type {any} */ (err).message), "bad");
     }
+  }
+
+  rematchButton() {
+    if (this.seat === null || !this.token) return null;
+    return h("button", { class: "btn", id: "rematch-btn", onclick: () => this.rematch() }, this.rematchId ? t("final.rematch_join") : t("final.rematch"));
   }
 
   /** Give up my seat (a stand-in plays on in a running game) and go to the lobby. */
@@ -464,7 +469,7 @@ export class TableContext {
       { class: `table-page fam-${this.rules.family}` },
       this.headBar(),
       this.playersBar(),
-      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail", role: "status" }, t("table.closed")) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
+      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail row spread", role: "status" }, t("table.closed"), this.rematchButton()) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
       h("aside", { class: "side-col" }, this.scoreboard(), this.logPanel()),
     );
     if (over && !this.summaryOpen) page.appendChild(this.finalPanel());
@@ -674,7 +679,7 @@ export class TableContext {
           { class: "modal-buttons" },
           h("a", { class: "btn", href: `/api/tables/${this.id}/record`, download: `openrummy-${this.id}.json`, id: "record-link" }, t("final.download")),
           h("a", { class: "btn", href: `#/replay/${this.id}` }, t("final.replay")),
-          this.seat !== null && this.token ? h("button", { class: "btn", id: "rematch-btn", onclick: () => this.rematch() }, this.rematchId ? t("final.rematch_join") : t("final.rematch")) : null,
+          this.rematchButton(),
           h("a", { class: "btn primary", href: "#/" }, t("nav.lobby")),
         ),
       ),
