@@ -6,60 +6,16 @@
 // Usage: node hint_gestures.mjs WEB_JS_DIR < {"catalogue", "positions": [{"view", "rules", "steps", "swap_first"}]}
 // A step is solve.explain_steps' Step: {takes: [[meld, [cards]]], from_hand, target, swap, result}.
 // Prints [{"play": "play [..] retrieve ..", "toasts": [...]}].
+import { FakeElement, toasts } from "./fake_dom.mjs";
+
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-
-/** A stand-in element: enough for the board's code to build (and ignore) its nodes. */
-function fakeElement() {
-  return {
-    children: [],
-    style: {},
-    dataset: {},
-    classList: { add() {}, remove() {}, toggle() {}, contains: () => false },
-    appendChild(c) {
-      this.children.push(c);
-      return c;
-    },
-    append() {},
-    remove() {},
-    replaceChildren() {},
-    setAttribute() {},
-    addEventListener() {},
-    removeEventListener() {},
-    querySelector: () => null,
-    querySelectorAll: () => [],
-    focus() {},
-  };
-}
-const toasts = [];
-const toastBox = fakeElement();
-toastBox.appendChild = (/** @type {any} */ c) => {
-  toasts.push(c.children.map((/** @type {any} */ x) => x.text ?? "").join(""));
-  return c;
-};
-const store = new Map();
-globalThis.localStorage = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v) };
-globalThis.navigator = { languages: ["en"], language: "en" };
-globalThis.document = {
-  createElement: () => fakeElement(),
-  createTextNode: (text) => ({ text }),
-  getElementById: (/** @type {string} */ id) => (id === "toasts" ? toastBox : null),
-  querySelector: () => null,
-  body: fakeElement(),
-  documentElement: { lang: "en" },
-  addEventListener() {},
-  removeEventListener() {},
-};
-globalThis.window = { addEventListener() {}, removeEventListener() {} };
-globalThis.fetch = () => Promise.reject(new Error("no server in this test"));
 
 const input = JSON.parse(readFileSync(0, "utf-8"));
 const dir = pathToFileURL(process.argv[2] + "/").href;
 const { ManipBoard } = await import(dir + "manip.js");
 const { setCatalogue } = await import(dir + "messages.js");
 setCatalogue(input.catalogue);
-const dom = await import(dir + "dom.js");
-void dom;
 
 /** @param {string} text */
 const tokens = (text) => text.replace(/[[\]]/g, " ").trim().split(/\s+/).filter(Boolean);
@@ -70,7 +26,7 @@ for (const pos of input.positions) {
   toasts.length = 0;
   const ctx = {
     id: "t",
-    root: fakeElement(),
+    root: new FakeElement("main"),
     view: pos.view,
     rules: pos.rules,
     seat: pos.view.seat,
@@ -126,7 +82,7 @@ for (const pos of input.positions) {
     const want = tokens(st.result).map(bare).sort().join(" ");
     if (k >= 0 && board.melds[k].items.map((i) => i.card).sort().join(" ") === want) board.chooseIdentity(k, st.result);
   }
-  out.push({ play: board.playText(), toasts: [...toasts] });
+  out.push({ play: board.playText(), toasts: toasts.map(([text]) => text) });
   board.detach?.();
 }
 process.stdout.write(JSON.stringify(out));
