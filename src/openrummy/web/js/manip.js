@@ -615,10 +615,8 @@ export class ManipBoard {
       wrap.appendChild(h("div", { class: "discard-row" }, h("span", { class: "muted" }, t("board.discard")), cardEl(v.discard_top, { small: true })));
     }
     if (this.hint) wrap.appendChild(this.hintPanel());
-    if (seated) {
-      wrap.appendChild(this.actionBar());
-      wrap.appendChild(this.handEl(playing));
-    }
+    // The buttons and the hand stay in view at the bottom of the window, however many melds.
+    if (seated) wrap.appendChild(h("div", { class: "hand-dock" }, this.actionBar(), this.handEl(playing)));
     return wrap;
   }
 
