@@ -200,3 +200,32 @@ def test_leave_and_cancel_a_table(server: Server, browser: Any) -> None:
     listed = httpx.get(f"{server.url}/api/tables?status=open", timeout=20).json()
     assert table_id not in [t["id"] for t in listed]
     assert not host.js_errors and not guest.js_errors
+
+
+def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> None:
+    """An invalid declaration: the reason and the summary in German, the declared groups
+    shown, the computer player (last standing) not tagged as having declared, its name in
+    German."""
+    page = new_page(browser, locale="de-DE")
+    page.goto(server.url)
+    page.select_option("#preset", "indian13")
+    page.fill("#create-name", "Jörg")
+    page.locator(".seat-kind").first.select_option("bot:simple")
+    page.select_option("#opt-pause", "0.2")
+    server.next_seed("e2e-indian-4")
+    page.click("#create-btn")
+    wait_my_turn(page)
+    assert "Bot 2 (Einfach)" in page.inner_text(".players")
+    page.click("#draw-btn")
+    page.wait_for_function("document.querySelectorAll('.groups .card').length === 14")
+    page.locator(".groups .card").first.click()
+    page.click("#declare-btn")
+    page.wait_for_selector(".modal >> text=Deine Gruppen sind keine gültige Anmeldung")
+    page.get_by_role("button", name="Trotzdem anmelden").click()
+    page.wait_for_selector("#round-summary")
+    ending = page.inner_text("#summary-ending")
+    assert ending.startswith("Ungültige Anmeldung von Jörg: 80 Punkte"), ending
+    assert page.locator("#round-summary tbody tr").first.locator(".group-box").count() >= 1
+    assert "angemeldet" not in page.inner_text(".players")
+    shot(page, "22-de-indian-invalid-declaration")
+    assert not page.js_errors

@@ -56,7 +56,13 @@ export class TableContext {
   }
 
   get names() {
-    return (this.table?.seats || []).map((/** @type {any} */ s) => s.name || t("seat.n", { n: s.seat + 1 }));
+    return (this.table?.seats || []).map((/** @type {any} */ s) => {
+      // A computer player with the server's default name is named in the page's language.
+      if (s.kind === "bot" && s.bot && s.name === `${s.bot.charAt(0).toUpperCase()}${s.bot.slice(1)} bot ${s.seat + 1}`) {
+        return t("bot.default_name", { level: t(`bot.${s.bot}`), n: s.seat + 1 });
+      }
+      return s.name || t("seat.n", { n: s.seat + 1 });
+    });
   }
 
   get myTurn() {
@@ -495,7 +501,8 @@ export class TableContext {
 
   roundText() {
     const m = this.view.match || {};
-    const n = (m.round ?? 0) + 1;
+    // After the last round the match's counter has moved on: name the round that was played.
+    const n = m.outcome && m.last_round ? m.last_round.index + 1 : (m.round ?? 0) + 1;
     if (m.format === "POINTS" || m.format === "SINGLE_ROUND") return t("round.single");
     if (m.rounds && m.format?.startsWith("ROUNDS")) return t("round.n_of", { n: Math.min(n, m.rounds), of: m.rounds });
     return t("round.n", { n });
@@ -511,7 +518,9 @@ export class TableContext {
         const size = v.hand_sizes?.[i];
         const bits = [];
         if (this.rules.family === "manipulation" && this.rules.opening_required) bits.push(v.opened?.[i] ? h("span", { class: "tag ok", title: t("player.opened") }, "✓ " + t("player.opened")) : h("span", { class: "tag" }, t("player.not_opened")));
-        if (this.rules.family === "indian" && v.statuses?.[i] && v.statuses[i] !== "ACTIVE") bits.push(h("span", { class: "tag" }, t(`status.${v.statuses[i]}`)));
+        // The last player standing is "declared" in the engine's statuses without declaring.
+        const declaredForReal = v.statuses?.[i] !== "DECLARED" || !v.outcome || v.outcome.termination === "DECLARED";
+        if (this.rules.family === "indian" && v.statuses?.[i] && v.statuses[i] !== "ACTIVE" && declaredForReal) bits.push(h("span", { class: "tag" }, t(`status.${v.statuses[i]}`)));
         if (s?.away) bits.push(h("span", { class: "tag warn" }, t("player.away")));
         return h(
           "div",
@@ -580,6 +589,11 @@ export class TableContext {
       ),
     );
     const title = this.rules.family === "indian" ? t("summary.hand_over", { n: last.index + 1 }) : t("summary.round_over", { n: last.index + 1 });
+    const failed = this.failedDeclarations(last.index);
+    const ending =
+      last.termination === "LAST_STANDING" && failed.size
+        ? t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" })
+        : t(`end.${last.termination}`);
     return h(
       "div",
       { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title, id: "round-summary" },
@@ -587,7 +601,7 @@ export class TableContext {
         "div",
         { class: "modal wide" },
         h("h2", null, title),
-        h("p", null, t(`end.${last.termination}`)),
+        h("p", { id: "summary-ending" }, ending),
         h(
           "table",
           { class: "summary" },
@@ -622,7 +636,10 @@ export class TableContext {
    */
   handCell(last, seat, i) {
     const out = this.view.outcome;
-    const groups = out ? out.groups?.[seat] : null;
+    let groups = out ? out.groups?.[seat] : null;
+    // An invalid declaration: the groups as declared (the action's notation).
+    const declared = this.failedDeclarations(last.index).get(seat);
+    if ((!groups || !groups.length) && declared) groups = declared;
     if (groups && groups.length) {
       const inGroups = groups.flat().length;
       const loose = [...(last.hands[i] || [])];
@@ -639,6 +656,26 @@ export class TableContext {
     }
     const cards = last.hands[i] || [];
     return cards.length ? h("div", { class: "mini-hand" }, cards.map((/** @type {string} */ c) => cardEl(c, { small: true }))) : h("span", { class: "muted" }, "—");
+  }
+
+  /**
+   * Indian Rummy: the invalid declarations of round `index` (0-based), by seat, each with
+   * the groups declared, read from the game log (an event's action is in notation).
+   * @param {number} index
+   * @returns {Map<number, string[][]>}
+   */
+  failedDeclarations(index) {
+    /** @type {Map<number, string[][]>} */
+    const out = new Map();
+    let round = 0;
+    for (const e of this.log) {
+      if (round === index && e.data?.code === "declare_failed") {
+        const groups = [...(e.action || "").matchAll(/\[([^\]]*)\]/g)].map((g) => g[1].split(" ").filter(Boolean));
+        out.set(e.seat, groups);
+      }
+      if ((e.after || []).some((a) => a.code === "round_over")) round += 1;
+    }
+    return out;
   }
 
   finalPanel() {

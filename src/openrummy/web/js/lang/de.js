@@ -29,6 +29,7 @@ export const de = {
   "bot.greedy": "Gierig",
   "bot.strategic": "Strategisch",
   "bot.expert": "Experte",
+  "bot.default_name": "Bot {n} ({level})",
 
   "format.ROUNDS_LOWEST_TOTAL": "Runden, niedrigste Summe gewinnt",
   "format.ROUNDS_HIGHEST_TOTAL": "Runden, höchste Summe gewinnt",
@@ -240,6 +241,7 @@ export const de = {
   "end.STALEMATE": "Der Talon ist leer und niemand konnte legen: die wenigsten Karten gewinnen.",
   "end.DECLARED": "Jemand hat angemeldet.",
   "end.LAST_STANDING": "Alle anderen sind ausgestiegen.",
+  "end.invalid_declaration": "Ungültige Anmeldung von {names}: {n} Punkte; die Runde geht an die anderen.",
   "end.VOID": "Das Blatt ist ungültig.",
 
   "final.title": "Das Spiel ist vorbei",

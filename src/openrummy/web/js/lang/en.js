@@ -29,6 +29,7 @@ export const en = {
   "bot.greedy": "Greedy",
   "bot.strategic": "Strategic",
   "bot.expert": "Expert",
+  "bot.default_name": "{level} bot {n}",
 
   "format.ROUNDS_LOWEST_TOTAL": "Rounds, lowest total wins",
   "format.ROUNDS_HIGHEST_TOTAL": "Rounds, highest total wins",
@@ -240,6 +241,7 @@ export const en = {
   "end.STALEMATE": "The stock ran out and nobody could play: fewest cards win.",
   "end.DECLARED": "A player declared.",
   "end.LAST_STANDING": "Everyone else dropped out.",
+  "end.invalid_declaration": "Invalid declaration by {names}: {n} points; the hand goes to the others.",
   "end.VOID": "The hand is void.",
 
   "final.title": "The game is over",
