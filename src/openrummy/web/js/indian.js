@@ -55,7 +55,7 @@ export class IndianBoard {
     };
   }
 
-  /** @param {any} view */
+  /** @param {import("./views.js").IndianView | null} view */
   onView(view) {
     const hand = view?.hand;
     if (!hand) {

@@ -115,7 +115,7 @@ export class ManipBoard {
     return `${prefix}${this.next++}`;
   }
 
-  /** @param {any} view */
+  /** @param {import("./views.js").ManipulationView | null} view */
   onView(view) {
     if (!view || view.hand === null || view.hand === undefined) {
       this.hand = [];
@@ -254,7 +254,7 @@ export class ManipBoard {
     return it;
   }
 
-  /** @param {any} view @returns {WorkMeld[]} */
+  /** @param {import("./views.js").ManipulationView | null} view @returns {WorkMeld[]} */
   tableFromView(view) {
     if (!view) return [];
     return view.table.map((/** @type {string[]} */ meld, /** @type {number} */ m) => ({
