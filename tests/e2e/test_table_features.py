@@ -205,7 +205,7 @@ def test_leave_and_cancel_a_table(server: Server, browser: Any) -> None:
 def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> None:
     """An invalid declaration: the reason and the summary in German, the declared groups
     shown, the computer player (last standing) not tagged as having declared, its name in
-    German."""
+    German; then the replay's autoplay with what changed glowing."""
     page = new_page(browser, locale="de-DE")
     page.goto(server.url)
     page.select_option("#preset", "indian13")
@@ -228,4 +228,16 @@ def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> N
     assert page.locator("#round-summary tbody tr").first.locator(".group-box").count() >= 1
     assert "angemeldet" not in page.inner_text(".players")
     shot(page, "22-de-indian-invalid-declaration")
+
+    # The replay plays itself; what each step changed glows.
+    page.click("#next-round")
+    page.click('#final a[href^="#/replay/"]')
+    page.wait_for_selector("#replay-play")
+    page.click("#replay-play")
+    page.wait_for_function(
+        "Number((document.querySelector('#replay-step')?.innerText.match(/\\d+/) || [0])[0]) >= 1"
+        " && document.querySelectorAll('.all-hands .card.fresh').length >= 1"
+    )
+    page.click("#replay-play")  # pause
+    assert page.get_attribute("#replay-play", "aria-pressed") == "false"
     assert not page.js_errors

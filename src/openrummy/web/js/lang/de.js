@@ -271,4 +271,6 @@ export const de = {
   "replay.last": "Letzter Schritt",
   "replay.start": "Das Austeilen, vor der ersten Aktion.",
   "replay.hands": "Alle Hände",
+  "replay.play": "Abspielen",
+  "replay.pause": "Pause",
 };

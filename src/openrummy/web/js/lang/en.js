@@ -271,4 +271,6 @@ export const en = {
   "replay.last": "Last step",
   "replay.start": "The deal, before the first action.",
   "replay.hands": "Every hand",
+  "replay.play": "Play",
+  "replay.pause": "Pause",
 };
