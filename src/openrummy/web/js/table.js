@@ -9,7 +9,7 @@ import { cardEl } from "./cards.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
 import { eventText } from "./events.js";
 import { errorText, render, renderAll } from "./messages.js";
-import { getLang, onLangChange, t } from "./i18n.js";
+import { getLang, onLangChange, setTiles, t } from "./i18n.js";
 import { IndianBoard } from "./indian.js";
 import { ManipBoard } from "./manip.js";
 
@@ -77,6 +77,7 @@ export class TableContext {
       replace(this.root, h("div", { class: "panel error" }, h("h2", null, t("table.not_found")), h("a", { href: "#/" }, t("nav.lobby"))));
       return;
     }
+    setTiles(!!this.rules.tiles);
     this.board = this.rules.family === "indian" ? new IndianBoard(this) : new ManipBoard(this);
     this.connect();
     this.render();
@@ -88,6 +89,7 @@ export class TableContext {
     clearInterval(this.timer);
     this.ws?.close();
     document.title = this.pageTitle;
+    setTiles(false);
   }
 
   // -- connection -------------------------------------------------------------------------
