@@ -102,7 +102,7 @@ def _positions(preset: str, want: int) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize(
     "count",
-    [pytest.param(60, id="60"), pytest.param(200, id="200", marks=pytest.mark.slow)],
+    [pytest.param(40, id="40"), pytest.param(200, id="200", marks=pytest.mark.slow)],
 )
 def test_hints_carried_out_by_gestures_are_accepted(count: int) -> None:
     swaps = [p for seed, turn in SWAPS_BEFORE_OPENING for p in _game("robbers", 4, seed, {turn})]
