@@ -16,6 +16,8 @@ rules are never written twice (once in Python, once in JavaScript):
   hand solver's best grouping, and the verdict on a declaration before it is made.
   The judging is the engine's (:func:`openrummy.games.judge.judge_hand`).
 * ``GET  /api/tables/{id}/replay?step=k``: a finished game after k actions, every hand shown.
+* ``POST /api/tables/{id}/rematch``: after the game, the same seats and rules again with a
+  new seed (``GET`` tells whether one was offered).
 
 Every helper that sees a hand takes the seat token (``Authorization: Bearer …``) and uses
 only that seat's view: nothing here tells a player more than the game already shows them.
@@ -45,7 +47,7 @@ from openrummy.rules import find_preset
 from .core import client_view, event_info
 from .errors import ErrorCode, ServiceError
 from .jobs import check_job, deck_counts, hand_job, hint_job, over_deck, table_cards
-from .protocol import error_answers
+from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
 from .service import Live, TableService, hash_token
 from .workers import Workers
 
@@ -262,6 +264,76 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
     return {"step": step, "steps": len(actions), "names": names, **frame}
 
 
+# -- rematch ------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Rematches:
+    """The rematch offered after each finished table (old table id -> new table id)."""
+
+    tables: dict[str, str] = dataclasses.field(default_factory=dict)
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+
+
+def _rematches(request: Request) -> Rematches:
+    found: Rematches = request.app.state.rematches
+    return found
+
+
+async def rematch(
+    service: TableService, offers: Rematches, table_id: str, token: str, *, client: str = "local"
+) -> dict[str, Any]:
+    """The same seats and rules again, with a new seed: the first player to ask creates the
+    table (bots keep their seats and names; a table of one person and bots starts at once),
+    the others take their old seats at it."""
+    row = await service.store.get_table(table_id)
+    if row is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
+    if row.game is None or row.status not in ("finished", "closed"):
+        raise ServiceError(
+            ErrorCode.NOT_FINISHED, "a rematch is offered when the game is over", 409
+        )
+    h = hash_token(token)
+    seat = next(
+        (s for s in row.seats if s.token_hash and secrets.compare_digest(s.token_hash, h)), None
+    )
+    if seat is None:
+        raise ServiceError(
+            ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
+        )
+    name = seat.name or f"Player {seat.idx + 1}"
+    async with offers.lock:
+        new_id = offers.tables.get(table_id)
+        if new_id is None:
+            created = await service.create(
+                CreateTable(
+                    preset=row.preset,
+                    options=row.options,
+                    seats=[
+                        SeatSpec(kind="bot", bot=s.bot, name=s.name)
+                        if s.kind == "bot"
+                        else SeatSpec(kind="human")
+                        for s in row.seats
+                    ],
+                    title=row.title,
+                    creator_seat=seat.idx,
+                    creator_name=name,
+                    bot_pause=row.bot_pause,
+                ),
+                client=client,
+            )
+            new_id = created.table.id
+            offers.tables[table_id] = new_id
+            if all(s.kind == "bot" or s.idx == seat.idx for s in row.seats):
+                await service.start_game(new_id, created.creator_token, StartRequest())
+            return {
+                "table_id": new_id,
+                "seat": seat.idx,
+                "token": created.seat_token,
+                "creator_token": created.creator_token,
+            }
+    joined = await service.join(new_id, JoinRequest(name=name, seat=seat.idx))
+    return {"table_id": new_id, "seat": joined.seat, "token": joined.token, "creator_token": None}
+
+
 # -- the router ---------------------------------------------------------------------------------
 def _router() -> APIRouter:
     router = APIRouter(tags=["web"])
@@ -378,11 +450,28 @@ def _router() -> APIRouter:
         """A finished game after ``step`` actions, every hand shown (step-through replay)."""
         return await replay_frame(_service(request), table_id, step)
 
+    @router.post("/api/tables/{table_id}/rematch", responses=error_answers(401, 403, 404, 409, 429))
+    async def table_rematch(table_id: str, token: SeatToken, request: Request) -> dict[str, Any]:
+        """After the game: the same seats and rules with a new seed (the answer holds this
+        seat's token at the new table, and the creator token to whoever asked first)."""
+        return await rematch(
+            _service(request), _rematches(request), table_id, token, client=client_key(request)
+        )
+
+    @router.get("/api/tables/{table_id}/rematch", responses=error_answers(404))
+    async def offered_rematch(table_id: str, request: Request) -> dict[str, Any]:
+        """The rematch table offered after this one, if a player asked for one."""
+        new_id = _rematches(request).tables.get(table_id)
+        if new_id is None:
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no rematch of table {table_id!r} yet", 404)
+        return {"table_id": new_id}
+
     return router
 
 
 def install_web(app: FastAPI) -> None:
     """Add the page (``/``, ``/static``) and its helpers to the server app."""
+    app.state.rematches = Rematches()
     app.include_router(_router())
     folder = web_dir()
 
