@@ -325,6 +325,78 @@ def demo(
         out(f"record written to {record}")
 
 
+# -- play ------------------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "rummikub",
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", min=2, max=6, help="Seats (default: you + --vs)."),
+    ] = None,
+    vs: Annotated[
+        str,
+        typer.Option("--vs", help="The bots: one kind for every other seat, or one per seat."),
+    ] = "greedy",
+    option: OptionList = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
+    ] = 1,
+    watch: Annotated[bool, typer.Option("--watch", help="Only bots play; you watch.")] = False,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Go on with a game saved with Ctrl+S.")
+    ] = None,
+    save: Annotated[Path, typer.Option("--save", help="Where Ctrl+S saves the game.")] = Path(
+        "rummy-game.json"
+    ),
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="en or de (default: from the locale).")
+    ] = None,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
+    server: Annotated[
+        str | None, typer.Option("--server", help="Take a seat at a server table (URL).")
+    ] = None,
+    table: Annotated[str | None, typer.Option("--table", help="The server table's id.")] = None,
+) -> None:
+    """Play in the terminal against bots (needs the tui extra: pip install 'openrummy[tui]')."""
+    try:
+        from openrummy.tui import RummyApp, Setup, default_lang
+        from openrummy.tui.session import LocalSession
+    except ImportError as e:
+        raise _fail(
+            f"the terminal table needs Textual: pip install 'openrummy[tui]' ({e})"
+        ) from None
+    language = lang or default_lang()
+    if language not in ("en", "de"):
+        raise _fail(f"--lang {language}: use en or de")
+    if server is not None or table is not None:
+        raise _fail(
+            "--server/--table: playing at a server table from the terminal is not available "
+            "yet; open the table's link in a browser"
+        )
+    try:
+        if resume is not None:
+            session = LocalSession.resume(resume, language)
+        else:
+            kinds = [k.strip() for k in vs.split(",") if k.strip()] or ["greedy"]
+            seats = players if players is not None else (len(kinds) if watch else len(kinds) + 1)
+            if players is None and len(kinds) == 1 and not watch:
+                seats = 2
+            setup = Setup(
+                game=game,
+                options=_overrides(option),
+                players=seats,
+                bots=tuple(kinds),
+                seed=seed,
+                human=not watch,
+            )
+            session = LocalSession(setup, language)
+    except (RummyError, ValueError) as e:
+        raise _fail(str(e)) from None
+    RummyApp(session=session, lang=language, save_path=resume or save, bot_delay=delay).run()
+
+
 # -- replay ----------------------------------------------------------------------------------
 
 
