@@ -358,6 +358,7 @@ def play(
         str | None, typer.Option("--server", help="Take a seat at a server table (URL).")
     ] = None,
     table: Annotated[str | None, typer.Option("--table", help="The server table's id.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
 ) -> None:
     """Play in the terminal against bots (needs the tui extra: pip install 'openrummy[tui]')."""
     try:
@@ -390,6 +391,7 @@ def play(
                 bots=tuple(kinds),
                 seed=seed,
                 human=not watch,
+                name=name,
             )
             session = LocalSession(setup, language)
     except (RummyError, ValueError) as e:

@@ -24,7 +24,9 @@ from textual.worker import get_current_worker
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
+from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
+from openrummy.games.families import Match
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.melds import Meld
@@ -81,6 +83,13 @@ _CURSOR_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+class Board(Static):
+    """Cards drawn as text; a click on a card runs its action (no link colours over the
+    cards' own)."""
+
+    auto_links = False
+
+
 class Confirm(ModalScreen[bool]):
     """A yes/no question (y / n / Escape)."""
 
@@ -122,6 +131,11 @@ class Choose(ModalScreen[int | None]):
         with Vertical(classes="dialog"):
             yield Static(self.title_text)
             yield OptionList(*self.options, id="choices")
+
+    def on_mount(self) -> None:
+        choices = self.query_one("#choices", OptionList)
+        choices.highlighted = 0
+        choices.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option_index)
@@ -172,6 +186,7 @@ class GameScreen(Screen[None]):
         self.mono = monochrome() or self.app_mono()
         self.message: Text = Text()
         self._ended = False
+        self._bindings_key: object = None
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -188,9 +203,9 @@ class GameScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield VerticalScroll(Static(id="table"), id="table-box")
-        yield Static(id="hand")
+        yield Board(id="status")
+        yield VerticalScroll(Board(id="table"), id="table-box")
+        yield Board(id="hand")
         yield Static(id="message")
         yield RichLog(id="log", wrap=True, max_lines=200)
         with Horizontal(id="bar"):
@@ -200,6 +215,12 @@ class GameScreen(Screen[None]):
 
     def buttons(self) -> list[tuple[str, str]]:
         return []
+
+    def bindings_follow(self) -> None:
+        """Keep the bindings as they are."""
+        # The footer is not rebuilt (that costs more than any key's work): keys that do
+        # nothing now say why; the buttons show what is possible.
+        return
 
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
@@ -280,9 +301,12 @@ class GameScreen(Screen[None]):
         if self._ended:
             return
         self._ended = True
-        outcome = self.session.match.outcome
-        winners = list(outcome.winners) if outcome is not None else []
-        text = render({"code": "match_over", "winners": winners}, self.lang, self.session.names)
+        over = [e for e in self.session.events if e.code is EventCode.MATCH_OVER]
+        text = (
+            render(over[-1], self.lang, self.session.names)
+            if over
+            else t("ui.game_over", self.lang)
+        )
         options = [
             t("ui.new_game", self.lang),
             t("ui.save_record", self.lang),
@@ -417,7 +441,7 @@ class ManipScreen(GameScreen):
         self.query_one("#hand", Static).update(self.hand_text())
         for ident, kind in (("b-done", ActionKind.PLAY), ("b-draw", ActionKind.DRAW)):
             self.query_one(f"#{ident}", Button).disabled = kind not in self.session.legal()
-        self.refresh_bindings()
+        self.bindings_follow()
 
     def status_text(self, v: ManipulationView, check: object) -> Text:
         from openrummy.games.judge import TableCheck
@@ -533,16 +557,11 @@ class ManipScreen(GameScreen):
         return out
 
     # -- keys and clicks -----------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        legal = self.session.legal()
-        playing = ActionKind.PLAY in legal
-        needs_play = {"move_here", "new_meld", "done", "hint", "split", "join", "swap", "identity"}
-        if action in needs_play or action in ("undo", "reset"):
-            return True if playing else None
-        if action == "draw":
-            return True if (ActionKind.DRAW in legal or ActionKind.PASS in legal) else None
-        if action == "end_turn":
-            return True if ActionKind.END in legal else None
+    def _not_playing(self) -> bool:
+        """Say so and return True when the turn cannot be built now."""
+        if self.can_play:
+            return False
+        self.say(t("ui.not_your_turn", self.lang), "yellow")
         return True
 
     def changed(self) -> None:
@@ -552,7 +571,11 @@ class ManipScreen(GameScreen):
     def action_cursor(self, drow: int, dcol: int) -> None:
         rows = self._rows()
         if drow:
-            self.row = max(-1, min(self.row + drow, len(rows) - 2))
+            # Top to bottom: the table's melds, then the hand (row -1).
+            order = [*range(len(rows) - 1), -1]
+            at = order.index(self.row) + drow
+            self.row = order[max(0, min(at, len(order) - 1))]
+            self.col = min(self.col, max(0, len(self._rows()[self.row + 1]) - 1))
         else:
             size = len(rows[self.row + 1])
             self.col = (self.col + dcol) % size if size else 0
@@ -598,8 +621,6 @@ class ManipScreen(GameScreen):
             self.say(t(problem, self.lang), "yellow")
         else:
             self.say("")
-            if target == "new":
-                self.row = len(self.turn.melds) - 1
         self.changed()
 
     def _order_key(self, item_id: str) -> tuple[int, int]:
@@ -615,21 +636,29 @@ class ManipScreen(GameScreen):
         self._move(self.cursor_meld() or "hand")
 
     def action_new_meld(self) -> None:
+        if self._not_playing():
+            return
         self._move("new")
 
     def action_split(self) -> None:
+        if self._not_playing():
+            return
         meld = self.cursor_meld()
         if meld is None or not self.turn.split(meld, self.col):
             self.say(t("ui.split_how", self.lang), "yellow")
         self.changed()
 
     def action_join(self) -> None:
+        if self._not_playing():
+            return
         meld = self.cursor_meld()
         if meld is None or not self.turn.join(meld):
             self.say(t("ui.join_how", self.lang), "yellow")
         self.changed()
 
     def action_swap(self) -> None:
+        if self._not_playing():
+            return
         cid = self.cursor_id()
         if len(self.turn.selected) != 1 or cid is None:
             self.say(t("ui.swap_pick", self.lang), "yellow")
@@ -643,6 +672,8 @@ class ManipScreen(GameScreen):
         self.changed()
 
     def action_identity(self) -> None:
+        if self._not_playing():
+            return
         from openrummy.games.judge import TableCheck
 
         meld = self.cursor_meld()
@@ -676,16 +707,22 @@ class ManipScreen(GameScreen):
         return self.turn.check(opened=bool(v.opened[self.session.human or 0]), game=game, seat=seat)
 
     def action_undo(self) -> None:
+        if self._not_playing():
+            return
         if not self.turn.undo():
             self.say(t("ui.nothing_to_undo", self.lang), "yellow")
         self.changed()
 
     def action_reset(self) -> None:
+        if self._not_playing():
+            return
         self.turn.reset()
         self.say(t("ui.turn_reset", self.lang))
         self.changed()
 
     def action_done(self) -> None:
+        if self._not_playing():
+            return
         from openrummy.games.judge import TableCheck
 
         if not self.turn.dirty:
@@ -721,15 +758,29 @@ class ManipScreen(GameScreen):
         self.act("end")
 
     def action_hint(self) -> None:
-        v = self.view
-        play = next(iter(self.session.match.candidate_plays(limit=1)), None)
+        if self._not_playing():
+            return
+        self.say(t("ui.thinking", self.lang))
+        self.find_hint(self.session.match.copy(), self._seen_key)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, match: Match, key: object) -> None:
+        """The solver works on a copy of the match, off the main thread."""
+        play = next(iter(match.candidate_plays(limit=1)), None)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show_hint, play, key)
+
+    def show_hint(self, play: Action | None, key: object) -> None:
+        if key != self._seen_key or not self.can_play:
+            return  # the game moved on while the solver thought
         if not isinstance(play, Play):
             self.say(t("ui.no_hint", self.lang), "yellow")
             return
         rules = self.session.rules
         assert isinstance(rules, ManipulationRules)
-        steps = explain(v.table, play.table, lang=self.lang, rules=rules.meld_rules)
+        steps = explain(self.view.table, play.table, lang=self.lang, rules=rules.meld_rules)
         text = t("ui.hint_title", self.lang) + "\n" + "\n".join(steps)
+        self.say("")
 
         def answer(yes: bool | None) -> None:
             if yes:
@@ -800,7 +851,7 @@ class IndianScreen(GameScreen):
             ("b-drop", ActionKind.DROP),
         ):
             self.query_one(f"#{ident}", Button).disabled = kind not in legal
-        self.refresh_bindings()
+        self.bindings_follow()
 
     def status_text(self, v: IndianView) -> Text:
         s = self.session
@@ -881,19 +932,6 @@ class IndianScreen(GameScreen):
         )
 
     # -- keys ----------------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        legal = self.session.legal()
-        need = {
-            "draw": ActionKind.DRAW,
-            "take": ActionKind.TAKE,
-            "discard": ActionKind.DISCARD,
-            "declare": ActionKind.DECLARE,
-            "drop": ActionKind.DROP,
-        }
-        if action in need:
-            return True if need[action] in legal else None
-        return True
-
     def changed(self) -> None:
         self.col = max(0, min(self.col, len(self.hand.cards()) - 1))
         self.refresh_all()
@@ -966,6 +1004,9 @@ class IndianScreen(GameScreen):
         self.act(f"discard {hc.card}")
 
     def action_declare(self) -> None:
+        if ActionKind.DECLARE not in self.session.legal():
+            self.say(t("ui.not_now", self.lang), "yellow")
+            return
         cid = self._chosen_card()
         hc = self.hand.find(cid) if cid else None
         if hc is None:
@@ -992,6 +1033,9 @@ class IndianScreen(GameScreen):
         self.app.push_screen(Confirm(question, self.lang), answer)
 
     def action_drop(self) -> None:
+        if ActionKind.DROP not in self.session.legal():
+            self.say(t("ui.not_now", self.lang), "yellow")
+            return
         v = self.view
         first, middle = self.session.rules.drop_values()  # type: ignore[union-attr]
         cost = first if not v.draws[self.session.human or 0] else middle
@@ -1008,6 +1052,8 @@ class IndianScreen(GameScreen):
 class RummyApp(App[None]):
     """``rummy play``: a local table against bots, or bots only (``watch``)."""
 
+    ENABLE_COMMAND_PALETTE = False
+
     CSS = """
     Screen { layout: vertical; }
     #status { height: 2; padding: 0 1; }
@@ -1017,7 +1063,8 @@ class RummyApp(App[None]):
     #message { height: 1; padding: 0 1; }
     #log { height: 3; padding: 0 1; }
     #bar { height: 1; }
-    #bar Button { margin: 0 1 0 0; }
+    #bar Button { width: auto; min-width: 0; margin: 0 1 0 0; }
+    #log { scrollbar-size-vertical: 1; }
     .dialog { width: 70; max-width: 95%; height: auto; max-height: 90%;
               border: thick $accent; background: $surface; padding: 1 2; align: center middle; }
     .wide { width: 90; }

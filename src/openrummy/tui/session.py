@@ -46,6 +46,8 @@ class Setup:
     seed: int = 1
     human: bool = True
     """False: watch bots only (``--watch``)."""
+    name: str | None = None
+    """The person's name in the events (default: the catalogue's word for a player)."""
 
     def rules(self) -> Rules:
         return find_preset(self.game, self.options)
@@ -77,7 +79,7 @@ class LocalSession:
             match if match is not None else new_match(self.rules, setup.players, seed=setup.seed)
         )
         self.names = [
-            t("ui.you", lang) if k is None else f"{t('ui.bot', lang)} {i} ({k})"
+            (setup.name or t("ui.you", lang)) if k is None else f"{t('ui.bot', lang)} {i} ({k})"
             for i, k in enumerate(self.kinds)
         ]
         self.log: list[str] = []
@@ -182,6 +184,7 @@ class LocalSession:
             bots=bots,
             seed=int(meta.get("seed", 1)),
             human=human,
+            name=record.players[0] if human else None,
         )
         return cls(setup, lang, match=match)
 

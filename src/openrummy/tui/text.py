@@ -104,7 +104,9 @@ def card_text(
         body = body[:-1] + "+"
     if click is not None:
         style += Style(meta={"@click": click})
-    return Text(body, style=style)
+    out = Text(body, style=style)
+    out.append(" ")
+    return out
 
 
 def languages() -> tuple[str, ...]:
