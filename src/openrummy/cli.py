@@ -246,8 +246,15 @@ def demo(
         int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
     ] = 1,
     bots: Annotated[
-        str, typer.Option("--bots", help="Comma-separated bot kinds, one per seat or one for all.")
-    ] = "simple",
+        str,
+        typer.Option(
+            "--bots",
+            help=(
+                "Comma-separated bot kinds, one per seat or one for all (greedy: the simple bot "
+                "leaves most Robbers' Rummy rounds in a stalemate)."
+            ),
+        ),
+    ] = "greedy",
     option: OptionList = None,
     record: Annotated[
         Path | None, typer.Option("--record", help="Write the game record to this file.")

@@ -18,7 +18,7 @@ from openrummy.events import EventCode
 from openrummy.games.families import new_match
 from openrummy.games.indian import IndianGame
 from openrummy.games.manipulation import ManipulationGame
-from openrummy.rules import find_preset
+from openrummy.rules import IndianRules, ManipulationRules, find_preset
 from openrummy.tui import LocalSession, RummyApp, Setup
 from openrummy.tui.app import Choose, Confirm, IndianScreen, ManipScreen
 
@@ -58,7 +58,7 @@ async def pick(pilot: Pilot[None], screen: ManipScreen, cards: Sequence[str]) ->
 
 async def rummikub_turns(
     until: EventCode | None, turns: int = 80, seed: int = 4
-) -> list[EventCode]:
+) -> list[tuple[EventCode, int | None]]:
     """Hint and Done when the solver finds a play, else Draw, until an ``until`` event (or
     for ``turns`` turns)."""
     app = RummyApp(Setup(game="rummikub", players=2, bots=("simple",), seed=seed), bot_delay=0)
@@ -100,6 +100,7 @@ def test_a_robbers_opening_then_a_joker_swap() -> None:
     """Open with [5H JK 7H] [QS QH QD] (48 of 40), then swap the 6H for the joker and play
     the joker again in a new meld [9C 10C JK], choosing what it stands for (8C or JC)."""
     rules = find_preset("robbers")
+    assert isinstance(rules, ManipulationRules)
     mine = ["5H", "JK", "7H", "QS", "QH", "QD", "6H", "9C", "10C", "2C", "5D", "KS", "9S"]
     bots = ["2S", "5S", "8S", "JS", "3D", "6D", "9D", "KD", "4C", "7C", "AC", "3H", "10H"]
     deck = stacked(ManipulationGame.full_deck(rules), mine, bots, ["KH", "2H"])
@@ -150,6 +151,7 @@ def test_an_indian_hand_from_the_deal_to_the_declaration() -> None:
     """Draw the missing king, Auto-arrange finds the declaration (finish card QC at the
     cursor), the check says valid before the commit, and the hand is won."""
     rules = find_preset("indian13")
+    assert isinstance(rules, IndianRules)
     mine = ["2H", "3H", "4H", "5S", "6S", "7S", "8S", "9C", "9D", "9H", "KS", "KH", "QC"]
     bots = ["2S", "5D", "8D", "JS", "3D", "6D", "9S", "AD", "4C", "7C", "AC", "3S", "10H"]
     # Indicator 10D (tens wild), the upcard 5C, then the king the hand waits for.

@@ -88,6 +88,15 @@ class Board(Static):
     cards' own)."""
 
     auto_links = False
+    _shape: tuple[int, int] | None = None
+
+    def show(self, text: Text) -> None:
+        """Show ``text``; the screen's layout is redone only when its shape changed (a
+        cursor move or a selection only restyles the same lines)."""
+        lines = text.plain.split("\n")
+        shape = (len(lines), max((len(line) for line in lines), default=0))
+        self.update(text, layout=shape != self._shape)
+        self._shape = shape
 
 
 class Confirm(ModalScreen[bool]):
@@ -183,10 +192,10 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.lang = session.lang
-        self.mono = monochrome() or self.app_mono()
+        self.mono = self.app_mono()
         self.message: Text = Text()
         self._ended = False
-        self._bindings_key: object = None
+        self._bot_busy = False
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -216,6 +225,12 @@ class GameScreen(Screen[None]):
     def buttons(self) -> list[tuple[str, str]]:
         return []
 
+    def enable(self, button: str, on: bool) -> None:
+        """Grey a button out or back in (only on a change: each restyles the bar)."""
+        widget = self.query_one(f"#{button}", Button)
+        if widget.disabled == on:
+            widget.disabled = not on
+
     def bindings_follow(self) -> None:
         """Keep the bindings as they are."""
         # The footer is not rebuilt (that costs more than any key's work): keys that do
@@ -237,7 +252,7 @@ class GameScreen(Screen[None]):
     # -- shared --------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
         self.message = Text(text, style="" if self.mono else style)
-        self.query_one("#message", Static).update(self.message)
+        self.query_one("#message", Static).update(self.message, layout=False)
 
     def log_lines(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
@@ -270,16 +285,24 @@ class GameScreen(Screen[None]):
             else:
                 self.call_later(self.bot_turn)
 
-    @work(thread=True, exclusive=True, group="bots")
     def bot_turn(self) -> None:
-        """A bot chooses off the main thread (the table stays responsive), then plays."""
-        if not self.session.bot_to_move:
+        if self._bot_busy or not self.session.bot_to_move:
             return
-        action = self.session.bot_choice()
+        self._bot_busy = True
+        self.bot_thinks(self.session.match.copy())
+
+    @work(thread=True, group="bots")
+    def bot_thinks(self, match: Match) -> None:
+        """A bot chooses off the main thread (the table stays responsive), then plays."""
+        seat = match.current
+        bot = self.session.bots[seat]
+        assert bot is not None
+        action = bot.choose(match.view(seat))
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._play_bot, action)
 
     def _play_bot(self, action: Action) -> None:
+        self._bot_busy = False
         if not self.session.bot_to_move:
             return
         lines = self.session.apply_bot(action)
@@ -436,11 +459,11 @@ class ManipScreen(GameScreen):
             seat = self.session.match.seats.index(self.session.human or 0)
             opened = bool(v.opened[self.session.human or 0])
             check = self.turn.check(opened=opened, game=game, seat=seat)
-        self.query_one("#status", Static).update(self.status_text(v, check))
-        self.query_one("#table", Static).update(self.table_text(check))
-        self.query_one("#hand", Static).update(self.hand_text())
+        self.query_one("#status", Board).show(self.status_text(v, check))
+        self.query_one("#table", Board).show(self.table_text(check))
+        self.query_one("#hand", Board).show(self.hand_text())
         for ident, kind in (("b-done", ActionKind.PLAY), ("b-draw", ActionKind.DRAW)):
-            self.query_one(f"#{ident}", Button).disabled = kind not in self.session.legal()
+            self.enable(ident, kind in self.session.legal())
         self.bindings_follow()
 
     def status_text(self, v: ManipulationView, check: object) -> Text:
@@ -839,9 +862,9 @@ class IndianScreen(GameScreen):
 
     def refresh_all(self) -> None:
         v = self.view
-        self.query_one("#status", Static).update(self.status_text(v))
-        self.query_one("#table", Static).update(self.pile_text(v))
-        self.query_one("#hand", Static).update(self.hand_text(v))
+        self.query_one("#status", Board).show(self.status_text(v))
+        self.query_one("#table", Board).show(self.pile_text(v))
+        self.query_one("#hand", Board).show(self.hand_text(v))
         legal = self.session.legal()
         for ident, kind in (
             ("b-draw", ActionKind.DRAW),
@@ -850,7 +873,7 @@ class IndianScreen(GameScreen):
             ("b-declare", ActionKind.DECLARE),
             ("b-drop", ActionKind.DROP),
         ):
-            self.query_one(f"#{ident}", Button).disabled = kind not in legal
+            self.enable(ident, kind in legal)
         self.bindings_follow()
 
     def status_text(self, v: IndianView) -> Text:
@@ -1083,16 +1106,15 @@ class RummyApp(App[None]):
         bot_delay: float = 0.4,
         mono: bool = False,
     ) -> None:
+        mono = mono or monochrome()  # Textual takes NO_COLOR out of the environment
         super().__init__()
         self.lang = lang
         self.setup = setup or (session.setup if session is not None else Setup())
         self.session = session or LocalSession(self.setup, lang)
         self.save_path = save_path or Path("rummy-game.json")
         self.bot_delay = bot_delay
-        self.mono = mono or monochrome()
+        self.mono = mono or self.no_color
         self.games = 0
-        if self.mono:
-            self.theme = "textual-ansi"
 
     def on_mount(self) -> None:
         self.title = "OpenRummy"

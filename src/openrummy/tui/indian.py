@@ -125,11 +125,15 @@ class IndianHand:
         full = (*key, str(finish), auto)
         if self._judged is not None and self._judged[0] == full:
             return self._judged[1]
+        groups = self.group_texts()
+        if finish is not None and self.loose:
+            # The declaration shows the loose cards as one more group (see declare_text).
+            groups = [*groups, [str(hc.card) for hc in self.loose]]
         result = judge_hand(
             self.rules,
             [hc.card for hc in self.cards()],
             self.indicator,
-            groups=self.group_texts(),
+            groups=groups,
             finish=str(finish) if finish is not None else None,
             auto=auto,
         )
