@@ -388,9 +388,7 @@ def play(
             session = LocalSession.resume(resume, language)
         else:
             kinds = [k.strip() for k in vs.split(",") if k.strip()] or ["greedy"]
-            seats = players if players is not None else (len(kinds) if watch else len(kinds) + 1)
-            if players is None and len(kinds) == 1 and not watch:
-                seats = 2
+            seats = players or (max(2, len(kinds)) if watch else len(kinds) + 1)
             setup = Setup(
                 game=game,
                 options=_overrides(option),

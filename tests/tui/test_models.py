@@ -222,10 +222,13 @@ def test_the_language_follows_the_locale(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_monochrome_cards_have_no_colour_but_show_the_selection() -> None:
     plain = card_text(Card.parse("10H"), "en", mono=True, selected=True)
     assert plain.plain.startswith("[10♥]")
-    assert all(span.style.color is None for span in plain.spans if not isinstance(span.style, str))
-    assert plain.style.color is None and plain.style.bgcolor is None  # type: ignore[union-attr]
+    styles = [span.style for span in plain.spans if not isinstance(span.style, str)]
+    assert styles and all(s.color is None and s.bgcolor is None for s in styles)
+    assert any(s.reverse for s in styles)
     coloured = card_text(Card.parse("10H"), "de")
-    assert coloured.style.color is not None  # type: ignore[union-attr]
+    assert coloured.spans and all(
+        not isinstance(span.style, str) and span.style.color is not None for span in coloured.spans
+    )
     assert card_text(Card.parse("QS"), "de").plain.strip() == "D♠"
 
 

@@ -104,7 +104,8 @@ def card_text(
         body = body[:-1] + "+"
     if click is not None:
         style += Style(meta={"@click": click})
-    out = Text(body, style=style)
+    out = Text()
+    out.append(body, style=style)
     out.append(" ")
     return out
 
