@@ -420,13 +420,10 @@ def play(
     name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
 ) -> None:
     """Play in the terminal against bots (needs the tui extra: pip install 'openrummy[tui]')."""
-    try:
-        from openrummy.tui import RummyApp, Setup, default_lang
-        from openrummy.tui.session import LocalSession
-    except ImportError as e:
-        raise _fail(
-            f"the terminal table needs Textual: pip install 'openrummy[tui]' ({e})"
-        ) from None
+    _require_extra("tui", "rummy play")
+    from openrummy.tui import RummyApp, Setup, default_lang
+    from openrummy.tui.session import LocalSession
+
     language = lang or default_lang()
     if language not in ("en", "de"):
         raise _fail(f"--lang {language}: use en or de")
