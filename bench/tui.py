@@ -5,12 +5,13 @@ and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint, don
 select, group, auto-arrange, draw, discard); the bots' moves are made between the timed
 keys and are not measured. Two figures per key:
 
-* **handler**: the key's action in the app (the model, the engine's checks, the new text of
-  the table), from the action's start to its end;
+* **handler**: the CPU time of the key's action in the app (the model, the engine's checks,
+  the new text of the table);
 * **frame**: from posting the key to the screen being drawn and idle again (Pilot's
   ``press``), which adds Textual's dispatch, layout and rendering of the frame, as wall
-  time and as the CPU time the app's process spent (the figure to trust on a loaded
-  machine: the wall time also holds Pilot's idle waits and other processes' turns).
+  time and as the CPU time of the app's thread (the figure to trust on a loaded machine: the
+  wall time also holds Pilot's idle waits and other processes' turns; the thread's time
+  leaves out the bots' and the hint's solver threads).
 
 The hint's solver runs off the main thread and is not part of ``h``'s figures (it is the
 table solver's time, see bench/solver.py).
@@ -33,7 +34,7 @@ from textual.pilot import Pilot
 
 from openrummy.solve._fast import warm
 from openrummy.tui import RummyApp, Setup
-from openrummy.tui.app import Confirm, GameScreen
+from openrummy.tui.app import GameScreen, ManipScreen
 
 Samples = dict[str, list[float]]
 
@@ -46,11 +47,11 @@ def instrument(screen: GameScreen, handler: Samples) -> None:
         method = getattr(screen, name)
 
         def timed(*args: Any, _m: Callable[..., Any] = method, _n: str = name) -> Any:
-            start = time.perf_counter()
+            start = time.thread_time()
             try:
                 return _m(*args)
             finally:
-                handler[_n.removeprefix("action_")].append(time.perf_counter() - start)
+                handler[_n.removeprefix("action_")].append(time.thread_time() - start)
 
         setattr(screen, name, timed)
 
@@ -69,10 +70,10 @@ FRAME_CPU: Samples = defaultdict(list)
 
 
 async def key(pilot: Pilot[None], frame: Samples, name: str) -> None:
-    start, cpu = time.perf_counter(), time.process_time()
+    start, cpu = time.perf_counter(), time.thread_time()
     await pilot.press(name)
     frame[name].append(time.perf_counter() - start)
-    FRAME_CPU[name].append(time.process_time() - cpu)
+    FRAME_CPU[name].append(time.thread_time() - cpu)
 
 
 async def rummikub(turns: int, handler: Samples, frame: Samples) -> None:
@@ -89,8 +90,8 @@ async def rummikub(turns: int, handler: Samples, frame: Samples) -> None:
             await key(pilot, frame, "h")
             await app.workers.wait_for_complete()
             await pilot.pause()
-            if isinstance(app.screen, Confirm):
-                await key(pilot, frame, "y")
+            if isinstance(app.table, ManipScreen) and app.table.hint is not None:
+                await key(pilot, frame, "a")
                 await key(pilot, frame, "p")
             else:
                 await key(pilot, frame, "d")
@@ -133,7 +134,7 @@ def main() -> None:
         asyncio.run(game(args.turns, handler, frame))
         table(f"{name}: handler (the key's action in the app)", handler)
         table(f"{name}: frame, wall (key posted to screen drawn, Pilot.press)", frame)
-        table(f"{name}: frame, CPU of the process", FRAME_CPU)
+        table(f"{name}: frame, CPU of the app's thread", FRAME_CPU)
         FRAME_CPU.clear()
         everything = [v for vs in frame.values() for v in vs]
         print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")

@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 
 from openrummy.tui import RummyApp, Setup
-from openrummy.tui.app import Confirm, ManipScreen
+from openrummy.tui.app import ManipScreen
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "img" / "rummy-play-rummikub.svg"
 
@@ -27,8 +27,8 @@ async def main() -> None:
             await pilot.press("h")
             await app.workers.wait_for_complete()
             await pilot.pause()
-            if isinstance(app.screen, Confirm):
-                await pilot.press("y", "p")
+            if isinstance(app.table, ManipScreen) and app.table.hint is not None:
+                await pilot.press("a", "p")
             else:
                 await pilot.press("d")
         while app.session.bot_to_move:

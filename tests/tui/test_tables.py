@@ -72,9 +72,9 @@ async def rummikub_turns(
             assert app.session.my_turn
             await pilot.press("h")
             await settle(app, pilot)
-            if isinstance(app.screen, Confirm):
-                await pilot.press("y")
-                assert screen.turn.dirty
+            if screen.hint is not None:
+                await pilot.press("a")
+                assert screen.turn.dirty and screen.hint is None
                 await pilot.press("p")
             else:
                 await pilot.press("d")

@@ -50,6 +50,7 @@ _MANIP_KEYS: tuple[tuple[str, str, str, bool], ...] = (
     ("p", "done", "key.done", True),
     ("d", "draw", "key.draw", True),
     ("h", "hint", "key.hint", True),
+    ("a", "apply_hint", "key.apply_hint", True),
     ("u", "undo", "key.undo", True),
     ("r", "reset", "key.reset", True),
     ("e", "end_turn", "key.end_turn", True),
@@ -394,6 +395,8 @@ class ManipScreen(GameScreen):
         self.col = 0
         self._last_table: tuple[Meld, ...] | None = None
         self._seen_key: object = None
+        self.hint: tuple[Play, list[str]] | None = None
+        """The solver's play and its steps, while shown."""
 
     def buttons(self) -> list[tuple[str, str]]:
         return [
@@ -418,6 +421,7 @@ class ManipScreen(GameScreen):
         if key == self._seen_key:
             return
         self._seen_key = key
+        self.hint = None
         previous = self._last_table if v.current == self.session.human else None
         if self.session.my_turn or self.session.human is None:
             self.turn.load(v, previous)
@@ -508,6 +512,10 @@ class ManipScreen(GameScreen):
 
         width = max(20, self.size.width - 4)
         out = Text()
+        if self.hint is not None:
+            out.append(t("ui.hint_title", self.lang) + "\n", style="bold")
+            for step in self.hint[1]:
+                out.append(step + "\n", style="" if self.mono else "green")
         line_len = 0
         problems: list[Text] = []
         cur = self.cursor_id()
@@ -606,6 +614,7 @@ class ManipScreen(GameScreen):
 
     def action_clear(self) -> None:
         self.turn.selected.clear()
+        self.hint = None
         self.changed()
 
     def action_select(self) -> None:
@@ -802,16 +811,21 @@ class ManipScreen(GameScreen):
         rules = self.session.rules
         assert isinstance(rules, ManipulationRules)
         steps = explain(self.view.table, play.table, lang=self.lang, rules=rules.meld_rules)
-        text = t("ui.hint_title", self.lang) + "\n" + "\n".join(steps)
-        self.say("")
+        # Shown above the table (no dialog: a screen of its own costs more than the hint).
+        self.hint = (play, steps)
+        self.say(t("ui.hint_keys", self.lang), "green")
+        self.refresh_all()
 
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.turn.apply_play(play)
-                self.say(t("ui.hint_applied", self.lang), "green")
-                self.changed()
-
-        self.app.push_screen(Confirm(text, self.lang, yes="ui.apply", no="ui.close"), answer)
+    def action_apply_hint(self) -> None:
+        if self._not_playing():
+            return
+        if self.hint is None:
+            self.say(t("ui.hint_first", self.lang), "yellow")
+            return
+        self.turn.apply_play(self.hint[0])
+        self.hint = None
+        self.say(t("ui.hint_applied", self.lang), "green")
+        self.changed()
 
 
 class IndianScreen(GameScreen):
