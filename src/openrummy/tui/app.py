@@ -1096,7 +1096,7 @@ class RummyApp(App[None]):
     #status { height: 2; padding: 0 1; }
     #table-box { height: 1fr; min-height: 5; border: round $primary-darken-2; }
     #table { padding: 0 1; }
-    #hand { height: auto; min-height: 2; max-height: 5; padding: 0 1; border-top: solid $primary; }
+    #hand { height: auto; min-height: 2; max-height: 6; overflow-y: auto; padding: 0 1; border-top: solid $primary; }
     #message { height: 1; padding: 0 1; }
     #log { height: 3; padding: 0 1; }
     #bar { height: 1; }
