@@ -83,6 +83,15 @@ def test_moves_undo_and_reset_follow_the_physical_cards() -> None:
     assert not turn.dirty and not turn.undo()
 
 
+def test_melds_the_others_changed_are_marked_until_the_turn_changes_them() -> None:
+    turn = ManipTurn(robbers())
+    before = manip_view(["[5H 6H 7H]", "[9S 9D 9C]"], "2S").table
+    turn.load(manip_view(["[5H 6H 7H 8H]", "[9S 9D 9C]", "[JC QC KC]"], "2S"), before)
+    assert turn.fresh_melds == {"m0", "m2"}
+    turn.load(manip_view(["[5H 6H 7H 8H]"], "2S"))
+    assert turn.fresh_melds == set()
+
+
 def test_table_cards_stay_on_the_table_and_bad_targets_change_nothing() -> None:
     turn = ManipTurn(robbers())
     turn.load(manip_view(["[5H 6H 7H]"], "8H"))

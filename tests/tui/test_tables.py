@@ -173,7 +173,14 @@ def test_an_indian_hand_from_the_deal_to_the_declaration() -> None:
             question = app.screen.message
             await pilot.press("y")
             await settle(app, pilot)
-            return app.session.log, [e.code for e in app.session.events], question
+            log, codes = app.session.log, [e.code for e in app.session.events]
+            # The match is over: the app offers a new game (first), the record, quitting.
+            assert isinstance(app.screen, Choose)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.table, IndianScreen) and app.session.events[:1] != codes[:1]
+            assert app.session.setup.seed == 2 and not app.session.over
+            return log, codes, question
 
     log, codes, question = asyncio.run(main())
     assert "valid" in question and "invalid" not in question

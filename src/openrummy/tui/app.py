@@ -422,12 +422,10 @@ class ManipScreen(GameScreen):
             return
         self._seen_key = key
         self.hint = None
-        previous = self._last_table if v.current == self.session.human else None
-        if self.session.my_turn or self.session.human is None:
-            self.turn.load(v, previous)
-        else:
-            self.turn.load(v, None)
-        if self.session.my_turn or self._last_table is None:
+        # Melds the others made or changed since the person last moved are marked.
+        self.turn.load(v, self._last_table if self.session.my_turn else None)
+        mine = v.last is not None and v.last.seat == self.session.human
+        if mine or self._last_table is None or self.session.human is None:
             self._last_table = v.table
         self._clamp()
 
@@ -545,7 +543,7 @@ class ManipScreen(GameScreen):
                 if not mc.valid:
                     reason = render(mc.problem, self.lang) if mc.problem else (mc.reason or "")
                     problems.append(Text(f"✗{k + 1}: {reason}"))
-            elif fresh:
+            if fresh:
                 seg.append(" ★", style="" if self.mono else "yellow")
             seg.append("  ")
             if line_len and line_len + seg.cell_len > width:
