@@ -210,6 +210,10 @@ def test_every_word_of_the_app_is_in_both_languages_with_the_same_slots() -> Non
     used = set()
     for path in Path("src/openrummy/tui").glob("*.py"):
         used |= set(re.findall(r'"((?:ui|key)\.[a-z_]+)"', path.read_text(encoding="utf-8")))
+    from openrummy.games.indian import SeatStatus
+
+    used |= {f"status.{s.value}" for s in SeatStatus}
+    used |= {f"kind.{k}" for k in ("PURE_SEQUENCE", "SEQUENCE", "SET")}
     assert used <= set(words), used - set(words)
     for key, entry in words.items():
         assert set(entry) == set(LANGS), key

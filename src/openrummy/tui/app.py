@@ -486,7 +486,7 @@ class ManipScreen(GameScreen):
             text.append(t("ui.turn_of", self.lang, name=s.names[s.match.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
         others = [
-            f"{s.names[i]}: {n}"
+            f"{s.names[i].split(' (')[0]}: {n}"
             for i, n in enumerate(v.hand_sizes)
             if n is not None and i != s.human
         ]
@@ -923,7 +923,8 @@ class IndianScreen(GameScreen):
         for i, status in enumerate(v.statuses):
             if status is not None and i != s.human:
                 size = v.hand_sizes[i]
-                out.append(f"\n{s.names[i]}: {size} · {status.value.lower()}")
+                state = t(f"status.{status.value}", self.lang)
+                out.append(f"\n{s.names[i]}: {size} · {state}")
         return out
 
     def hand_text(self, v: IndianView) -> Text:
