@@ -96,14 +96,20 @@ def test_a_whole_rummikub_round_against_a_bot() -> None:
     assert EventCode.PLAY_FAILED not in codes
 
 
-def test_a_robbers_opening_then_a_joker_swap() -> None:
-    """Open with [5H JK 7H] [QS QH QD] (48 of 40), then swap the 6H for the joker and play
-    the joker again in a new meld [9C 10C JK], choosing what it stands for (8C or JC)."""
+def robbers_deal() -> tuple[ManipulationRules, list[Card]]:
+    """Robbers' Rummy where the person (first to move) can open with [5H JK 7H] [QS QH QD]
+    and holds the 6H and a 9C 10C; the bot's cards make nothing with them."""
     rules = find_preset("robbers")
     assert isinstance(rules, ManipulationRules)
     mine = ["5H", "JK", "7H", "QS", "QH", "QD", "6H", "9C", "10C", "2C", "5D", "KS", "9S"]
     bots = ["2S", "5S", "8S", "JS", "3D", "6D", "9D", "KD", "4C", "7C", "AC", "3H", "10H"]
-    deck = stacked(ManipulationGame.full_deck(rules), mine, bots, ["KH", "2H"])
+    return rules, stacked(ManipulationGame.full_deck(rules), mine, bots, ["KH", "2H"])
+
+
+def test_a_robbers_opening_then_a_joker_swap() -> None:
+    """Open with [5H JK 7H] [QS QH QD] (48 of 40), then swap the 6H for the joker and play
+    the joker again in a new meld [9C 10C JK], choosing what it stands for (8C or JC)."""
+    rules, deck = robbers_deal()
 
     async def main() -> tuple[list[str], list[EventCode], int]:
         match = new_match(rules, 2, decks=[deck], first_dealer=1)
@@ -145,6 +151,45 @@ def test_a_robbers_opening_then_a_joker_swap() -> None:
     assert codes[0] is EventCode.OPENED and "opened with 48" in log[0]
     assert EventCode.PLAY_FAILED not in codes
     assert retrieved == 1, log
+
+
+def where(text: str, needle: str, skip: int = 0) -> tuple[int, int]:
+    """Column and line of the ``skip``-th ``needle`` in a widget's text."""
+    for y, line in enumerate(text.split("\n")):
+        x = line.find(needle)
+        while x >= 0:
+            if skip == 0:
+                return x, y
+            skip -= 1
+            x = line.find(needle, x + 1)
+    raise AssertionError(f"{needle!r} is not shown")
+
+
+def test_a_robbers_opening_with_the_mouse_only() -> None:
+    """Click cards, click ``[+ new meld]``, click Done: the same opening as by keys."""
+    rules, deck = robbers_deal()
+
+    async def main() -> list[str]:
+        match = new_match(rules, 2, decks=[deck], first_dealer=1)
+        session = LocalSession(Setup(game="robbers", bots=("simple",)), match=match)
+        app = RummyApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            screen = app.table
+            assert isinstance(screen, ManipScreen)
+            for meld in (["5♥", "7♥", "JK"], ["Q♠", "Q♥", "Q♦"]):
+                for label in meld:
+                    x, y = where(screen.hand_text().plain, f" {label} ")
+                    await pilot.click("#hand", offset=(2 + x, 1 + y))
+                x, y = where(screen.table_text(None).plain, "[+ new meld]")
+                await pilot.click("#table", offset=(1 + x, y))
+            assert screen.turn.table_texts() == ("[5H JK=6H 7H]", "[QS QH QD]")
+            await pilot.click("#b-done")
+            await settle(app, pilot)
+            return app.session.log
+
+    log = asyncio.run(main())
+    assert log[0] == "Player placed 6 cards and opened with 48"
 
 
 def test_an_indian_hand_from_the_deal_to_the_declaration() -> None:
