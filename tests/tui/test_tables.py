@@ -233,3 +233,18 @@ def test_an_indian_hand_from_the_deal_to_the_declaration() -> None:
     assert codes[:2] == [EventCode.DREW, EventCode.DECLARED]
     assert EventCode.ROUND_OVER in codes
     assert any("Player" in line and "won" in line for line in log)
+
+
+def test_with_a_discard_pile_the_person_draws_then_discards() -> None:
+    async def main() -> list[EventCode]:
+        options = {"discard_pile.enabled": "true"}
+        setup = Setup(game="robbers", options=options, bots=("simple",), seed=3)
+        app = RummyApp(setup, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("d")
+            await pilot.press("c")  # the hand card at the cursor
+            await settle(app, pilot)
+            return [e.code for e in app.session.events if e.seat == 0]
+
+    assert asyncio.run(main())[:2] == [EventCode.DREW, EventCode.DISCARDED]

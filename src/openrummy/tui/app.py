@@ -54,6 +54,8 @@ _MANIP_KEYS: tuple[tuple[str, str, str, bool], ...] = (
     ("u", "undo", "key.undo", True),
     ("r", "reset", "key.reset", True),
     ("e", "end_turn", "key.end_turn", True),
+    ("t", "take", "key.take", False),
+    ("c", "discard", "key.discard", False),
     ("s", "split", "key.split", True),
     ("j", "join", "key.join", True),
     ("x", "swap", "key.swap", True),
@@ -485,6 +487,9 @@ class ManipScreen(GameScreen):
         else:
             text.append(t("ui.turn_of", self.lang, name=s.names[s.match.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
+        if v.discard_top is not None:
+            text.append(" · " + t("ui.discard_top", self.lang) + ": ")
+            text.append_text(card_text(v.discard_top, self.lang, mono=self.mono))
         others = [
             f"{s.names[i].split(' (')[0]}: {n}"
             for i, n in enumerate(v.hand_sizes)
@@ -786,6 +791,20 @@ class ManipScreen(GameScreen):
 
     def action_end_turn(self) -> None:
         self.act("end")
+
+    def action_take(self) -> None:
+        """Take the discard pile's top card (games played with a discard pile)."""
+        self.act("take")
+
+    def action_discard(self) -> None:
+        """Discard the one selected hand card, or the hand card at the cursor."""
+        cursor = self.cursor_id() if self.row == -1 else None
+        ids = list(self.turn.selected) or ([cursor] if cursor else [])
+        found = self.turn.find(ids[0]) if len(ids) == 1 else None
+        if found is None or found[1] is not None:
+            self.say(t("ui.nothing_selected", self.lang), "yellow")
+            return
+        self.act(f"discard {found[0].card}")
 
     def action_hint(self) -> None:
         if self._not_playing():
