@@ -27,6 +27,7 @@ from openrummy.errors import RummyError
 from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
 from openrummy.games.families import Match
+from openrummy.games.judge import TableCheck
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.melds import Meld
@@ -234,17 +235,9 @@ class GameScreen(Screen[None]):
         if widget.disabled == on:
             widget.disabled = not on
 
-    def bindings_follow(self) -> None:
-        """Keep the bindings as they are."""
-        # The footer is not rebuilt (that costs more than any key's work): keys that do
-        # nothing now say why; the buttons show what is possible.
-        return
-
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
             self.query_one("#log", RichLog).write(line)
-        self.load_view()
-        self.refresh_all()
         self.after_change([])
 
     # -- to override ---------------------------------------------------------------------------
@@ -456,23 +449,14 @@ class ManipScreen(GameScreen):
     # -- drawing -------------------------------------------------------------------------------
     def refresh_all(self) -> None:
         v = self.view
-        check = None
-        if self.session.my_turn and self.can_play:
-            game = self.session.match.game
-            assert isinstance(game, ManipulationGame)
-            seat = self.session.match.seats.index(self.session.human or 0)
-            opened = bool(v.opened[self.session.human or 0])
-            check = self.turn.check(opened=opened, game=game, seat=seat)
+        check = self._current_check()
         self.query_one("#status", Board).show(self.status_text(v, check))
         self.query_one("#table", Board).show(self.table_text(check))
         self.query_one("#hand", Board).show(self.hand_text())
         for ident, kind in (("b-done", ActionKind.PLAY), ("b-draw", ActionKind.DRAW)):
             self.enable(ident, kind in self.session.legal())
-        self.bindings_follow()
 
-    def status_text(self, v: ManipulationView, check: object) -> Text:
-        from openrummy.games.judge import TableCheck
-
+    def status_text(self, v: ManipulationView, check: TableCheck | None) -> Text:
         s = self.session
         text = Text()
         text.append(f"{s.rules.title} ", style="bold")
@@ -496,7 +480,7 @@ class ManipScreen(GameScreen):
             if n is not None and i != s.human
         ]
         text.append(" · " + t("ui.cards_left", self.lang, hands=", ".join(others)))
-        if isinstance(check, TableCheck) and check.opening.required:
+        if check is not None and check.opening.required:
             op = check.opening
             if op.type == "RUN_FROM_HAND":
                 meter = t("ui.opening_run", self.lang, n=op.run_length)
@@ -510,9 +494,7 @@ class ManipScreen(GameScreen):
             text.append("\n" + self.standings_text())
         return text
 
-    def table_text(self, check: object) -> Text:
-        from openrummy.games.judge import TableCheck
-
+    def table_text(self, check: TableCheck | None) -> Text:
         width = max(20, self.size.width - 4)
         out = Text()
         if self.hint is not None:
@@ -538,7 +520,7 @@ class ManipScreen(GameScreen):
                         click=f"screen.tap('{it.id}')",
                     )
                 )
-            mc = check.melds[k] if isinstance(check, TableCheck) and k < len(check.melds) else None
+            mc = check.melds[k] if check is not None and k < len(check.melds) else None
             fresh = m.id in self.turn.fresh_melds and not self.turn.dirty
             if mc is not None:
                 seg.append(
@@ -709,11 +691,9 @@ class ManipScreen(GameScreen):
     def action_identity(self) -> None:
         if self._not_playing():
             return
-        from openrummy.games.judge import TableCheck
-
         meld = self.cursor_meld()
         check = self._current_check()
-        if meld is None or not isinstance(check, TableCheck):
+        if meld is None or check is None:
             self.say(t("ui.identity_how", self.lang), "yellow")
             return
         mc = check.melds[self.row]
@@ -732,7 +712,8 @@ class ManipScreen(GameScreen):
             chosen,
         )
 
-    def _current_check(self) -> object:
+    def _current_check(self) -> TableCheck | None:
+        """The engine's judgement of the turn being built (``None`` when not playing)."""
         v = self.view
         if not (self.session.my_turn and self.can_play):
             return None
@@ -758,13 +739,11 @@ class ManipScreen(GameScreen):
     def action_done(self) -> None:
         if self._not_playing():
             return
-        from openrummy.games.judge import TableCheck
-
         if not self.turn.dirty:
             self.say(t("ui.nothing_placed", self.lang), "yellow")
             return
         check = self._current_check()
-        if isinstance(check, TableCheck) and not check.ok:
+        if check is not None and not check.ok:
             reasons = [render(v.why, self.lang) for v in check.violations] or [
                 render(mc.problem, self.lang) if mc.problem else (mc.reason or "")
                 for mc in check.melds
@@ -905,7 +884,6 @@ class IndianScreen(GameScreen):
             ("b-drop", ActionKind.DROP),
         ):
             self.enable(ident, kind in legal)
-        self.bindings_follow()
 
     def status_text(self, v: IndianView) -> Text:
         s = self.session
