@@ -70,6 +70,7 @@ PARTS: dict[str, tuple[set[str], str]] = {
         "import openrummy.server.app, openrummy.server.service, openrummy.solve._fast",
     ),
     "sim": ({"fast", "sim"}, "import openrummy.sim.report, openskill.models, matplotlib"),
+    "tui": ({"fast", "tui"}, "import openrummy.tui.app"),
 }
 
 

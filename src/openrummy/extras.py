@@ -8,6 +8,7 @@ comes with an extra (``pip install 'openrummy[server]'``)::
     postgres  the server's PostgreSQL driver (asyncpg)
     sim       rummy simulate: ratings (openskill) and charts (matplotlib) (and fast)
     ray       simulate --backend ray on a cluster
+    tui       rummy play: the terminal table (Textual) (and fast)
     docs      make docs: mkdocs and mkdocstrings
     dev       the test and lint tools
 
@@ -36,6 +37,7 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "postgres": ("asyncpg",),
     "sim": ("openskill", "matplotlib"),
     "ray": ("ray",),
+    "tui": ("textual",),
 }
 """Each extra and the modules it brings (the ones OpenRummy imports)."""
 
