@@ -36,7 +36,7 @@ from openrummy.games.indian import IndianGame, SeatStatus
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.rules import IndianRules, ManipulationRules
-from openrummy.solve.hand import min_deadwood
+from openrummy.solve.hand import min_deadwood, throw_value
 
 __all__ = [
     "WinChance",
@@ -187,14 +187,23 @@ def _share(winners: Sequence[int], seat: int) -> float:
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
+def _deadwood(game: IndianGame, hand: Sequence[Card]) -> int:
+    """The least deadwood of a hand, after the best throw when it holds the drawn card."""
+    rules = game.rules
+    try:
+        if len(hand) == rules.deal.hand_size + 1:
+            return throw_value(hand, rules, game.wilds).points
+        return min_deadwood(hand, rules, game.wilds).points
+    except RummyError:
+        return rules.hand_value(hand, game.wilds)
+
+
 def _leaders(game: Game) -> list[int]:
     if isinstance(game, ManipulationGame):
         rules = game.rules
         keys = [(len(h), sum(rules.penalty_value(c) for c in h)) for h in game.hands]
     else:
-        keys = [
-            (min_deadwood(h, game.rules, game.wilds).points, 0) if h else (0, 0) for h in game.hands
-        ]
+        keys = [(_deadwood(game, h), 0) for h in game.hands]
     best = min(keys)
     return [s for s, k in enumerate(keys) if k == best]
 
