@@ -52,6 +52,8 @@ def accuracy(before: float, after: float) -> float:
     (100.0, 50.5)
     """
     drop = max(0.0, before - after) * 100.0
+    if drop == 0.0:
+        return 100.0
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
