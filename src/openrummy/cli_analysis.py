@@ -184,12 +184,36 @@ def puzzles_generate(
     scale: Annotated[
         float, typer.Option("--scale", min=0.0, help="Generate this share of each set.")
     ] = 1.0,
+    from_record: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-record",
+            help="Instead: the puzzles of a game record's missed going-outs, written to "
+            "--out (a file, default puzzles.jsonl.gz).",
+        ),
+    ] = None,
     lang: LangOption = "en",
 ) -> None:
     """Regenerate the shipped puzzle sets from their seeds (the same files every time)."""
     from rich.progress import Progress, TaskID
 
     from openrummy.puzzles.generate import RECIPES, write_set
+
+    if from_record is not None:
+        from openrummy.analysis import AnalysisSettings, analyse_record
+        from openrummy.puzzles.from_games import puzzles_from_record
+        from openrummy.puzzles.model import dump_puzzles
+        from openrummy.record import load_record
+
+        try:
+            rec = load_record(from_record)
+            found = puzzles_from_record(rec, analyse_record(rec, AnalysisSettings(samples=0)))
+        except RummyError as e:
+            raise _fail(str(e).splitlines()[0]) from None
+        target = out or Path("puzzles.jsonl.gz")
+        n = dump_puzzles(found, target)
+        typer.echo(_t("puzzle.generated", lang, count=n, path=str(target)))
+        return
 
     names = sets or list(RECIPES)
     for name in names:

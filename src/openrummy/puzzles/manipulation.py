@@ -31,7 +31,7 @@ from openrummy.solve.table import arrange, can_arrange
 
 from .model import Difficulty, Puzzle, PuzzleKind
 
-__all__ = ["generate_place_all", "near_miss", "place_all_puzzles"]
+__all__ = ["generate_place_all", "near_miss", "place_all_puzzle", "place_all_puzzles"]
 
 _REARRANGING = {
     StepKind.SPLIT,
@@ -181,29 +181,49 @@ def generate_place_all(
             if not can_arrange(rules, rest_cards):
                 continue
             table = arrange(rules, rest_cards)
-            best = best_play(rules, table, hand, opened=True)
         except RummyError:
             continue
-        if best.count != size:
-            continue
-        difficulty, rearranging = _difficulty(rules, table, best.table, size)
-        if rearranging == 0 or difficulty.steps < min_steps:
-            continue
-        placed, miss = near_miss(rules, table, hand)
-        if placed >= size:
-            continue
-        return Puzzle(
-            kind=PuzzleKind.PLACE_ALL,
-            game=rules.name,
-            hand=tuple(sorted(hand, key=Card.sort_key)),
-            table=tuple(table),
-            solution=best.table,
-            near_miss=miss,
-            difficulty=difficulty,
-            rating=difficulty.rating(),
-            source=f"seed:{seed}",
-        )
+        got = place_all_puzzle(rules, table, hand, source=f"seed:{seed}", min_steps=min_steps)
+        if got is not None:
+            return got
     return None
+
+
+def place_all_puzzle(
+    rules: ManipulationRules,
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    *,
+    source: str,
+    min_steps: int = 2,
+) -> Puzzle | None:
+    """The 'place every card' puzzle of this position, if it is one: the best play places
+    the whole hand with a rearrangement of ``min_steps`` steps or more, and the near miss
+    places fewer cards."""
+    size = len(hand)
+    try:
+        best = best_play(rules, table, hand, opened=True)
+    except RummyError:
+        return None
+    if best.count != size or size == 0:
+        return None
+    difficulty, rearranging = _difficulty(rules, table, best.table, size)
+    if rearranging == 0 or difficulty.steps < min_steps:
+        return None
+    placed, miss = near_miss(rules, table, hand)
+    if placed >= size:
+        return None
+    return Puzzle(
+        kind=PuzzleKind.PLACE_ALL,
+        game=rules.name,
+        hand=tuple(sorted(hand, key=Card.sort_key)),
+        table=tuple(table),
+        solution=best.table,
+        near_miss=miss,
+        difficulty=difficulty,
+        rating=difficulty.rating(),
+        source=source,
+    )
 
 
 def place_all_puzzles(game: str, count: int, *, first_seed: int = 0) -> Iterator[Puzzle]:
