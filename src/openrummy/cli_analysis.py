@@ -284,12 +284,12 @@ def puzzles_show(
     else:
         typer.echo(_t(f"puzzle.task.{p.kind.value}", lang))
     if p.table:
-        typer.echo("table: " + " ".join(str(m) for m in p.table))
+        typer.echo(f"{_t('puzzle.label.table', lang)}: " + " ".join(str(m) for m in p.table))
     if p.indicator is not None:
-        typer.echo(f"indicator: {p.indicator}")
+        typer.echo(f"{_t('puzzle.label.indicator', lang)}: {p.indicator}")
     if p.discard:
-        typer.echo("discard: " + " ".join(map(str, p.discard)))
-    typer.echo("hand:  " + " ".join(map(str, p.hand)))
+        typer.echo(f"{_t('puzzle.label.discard', lang)}: " + " ".join(map(str, p.discard)))
+    typer.echo(f"{_t('puzzle.label.hand', lang)}: " + " ".join(map(str, p.hand)))
     if not solution:
         return
     if p.kind is PuzzleKind.PLACE_ALL:

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from openrummy.cards import parse_cards
 from openrummy.cli import app
 from openrummy.puzzles import Puzzle, PuzzleKind, Rating, check, shipped_puzzles, update
 from openrummy.puzzles.generate import RECIPES
 from openrummy.puzzles.indian import generate_indian
-from openrummy.puzzles.manipulation import generate_place_all, near_miss
+from openrummy.puzzles.manipulation import generate_place_all, near_miss, place_all_puzzle
 from openrummy.puzzles.model import dump_puzzles, load_puzzles
 from openrummy.rules import IndianRules, ManipulationRules, find_preset
 from openrummy.solve import best_play
@@ -139,6 +140,17 @@ def test_generation_is_reproducible_from_a_seed() -> None:
     assert isinstance(indian, IndianRules)
     b = generate_indian(indian, PuzzleKind.DECLARE, 2)
     assert b is not None and b == generate_indian(indian, PuzzleKind.DECLARE, 2)
+
+
+def test_a_game_position_becomes_a_puzzle_only_when_it_is_one() -> None:
+    p = _sample(1, PuzzleKind.PLACE_ALL, "robbers")[0]
+    rules = find_preset("robbers")
+    assert isinstance(rules, ManipulationRules)
+    again = place_all_puzzle(rules, p.table, p.hand, source="record:robbers:7")
+    assert again is not None and again.id == p.id and again.source == "record:robbers:7"
+    # nothing to place, or nothing to rearrange: no puzzle
+    assert place_all_puzzle(rules, p.solution, (), source="x") is None
+    assert place_all_puzzle(rules, p.table, parse_cards("4S 5S 6S"), source="x") is None
 
 
 def test_puzzle_files_round_trip(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ __all__ = ["puzzles_from_record"]
 
 
 def puzzles_from_record(record: GameRecord, analysis: GameAnalysis) -> list[Puzzle]:
-    """The puzzles of ``record``'s missed going-outs (the analysis must be of ``record``)."""
+    """The puzzles of ``record``'s missed going-outs (the analysis must be of ``record``),
+    each position once."""
     wanted = {
         d.index for d in analysis.decisions if any(f.key == "analysis.missed_out" for f in d.facts)
     }
@@ -44,7 +45,7 @@ def puzzles_from_record(record: GameRecord, analysis: GameAnalysis) -> list[Puzz
                 p = place_all_puzzle(
                     rules, view.table, view.hand, source=f"record:{record.game}:{i}"
                 )
-                if p is not None:
+                if p is not None and all(q.id != p.id for q in out):
                     out.append(p)
         match.apply(action)
     return out
