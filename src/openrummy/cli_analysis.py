@@ -68,6 +68,14 @@ def analyse(
     from openrummy.analysis import AnalysisSettings, analyse_record
     from openrummy.record import load_record
 
+    if chart is not None:
+        from openrummy.extras import MissingExtraError, require
+
+        try:  # before the long analysis, not after it
+            require("sim", "rummy analyse --chart", modules=("matplotlib",))
+        except MissingExtraError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(3) from None
     settings = AnalysisSettings(
         samples=samples,
         seed=seed,
@@ -88,9 +96,13 @@ def analyse(
     names = list(result.players)
     if chart is not None:
         from openrummy.analysis.chart import win_chance_chart
+        from openrummy.extras import MissingExtraError
 
         try:
             win_chance_chart(result, chart, lang=lang)
+        except MissingExtraError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(3) from None
         except OSError as e:
             raise _fail(f"cannot write {chart}: {e.strerror or e}") from None
     if as_json:

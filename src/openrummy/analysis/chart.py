@@ -20,7 +20,14 @@ _MARKS = {Grade.INACCURACY: "#e6b800", Grade.MISTAKE: "#ff8c1a", Grade.BLUNDER: 
 
 
 def win_chance_chart(analysis: GameAnalysis, path: str | Path, *, lang: str = "en") -> Path:
-    """Draw ``analysis``'s win chance over the game into the PNG file ``path``."""
+    """Draw ``analysis``'s win chance over the game into the PNG file ``path``.
+
+    matplotlib comes with the ``sim`` extra (:class:`~openrummy.extras.MissingExtraError`
+    without it).
+    """
+    from openrummy.extras import require
+
+    require("sim", "the win-chance chart", modules=("matplotlib",))
     import matplotlib
 
     matplotlib.use("Agg")
