@@ -199,3 +199,13 @@ def test_a_corrupt_record_is_a_one_line_error(tmp_path: Path, text: str, says: s
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0]
     assert "Traceback" not in res.output
+
+
+def test_a_decision_is_judged_only_from_what_its_seat_knew() -> None:
+    # the same hand for ann, two different hands for bob: ann's view is the same, so is
+    # her analysis (facts, sampled deals, win chance), whatever bob holds
+    other_1 = "K8 K9 K10 K11 K12 K13 O1 O2 O3 O4 O5 O6 R8 R9"
+    settings = AnalysisSettings(samples=2, seed=5, max_turns=4)
+    a = analyse_record(_record(OUT_0, OUT_1, ["draw"]), settings).decisions[0]
+    b = analyse_record(_record(OUT_0, other_1, ["draw"]), settings).decisions[0]
+    assert a.to_json() == b.to_json()
