@@ -50,8 +50,8 @@ def _reason(key: str, **params: Any) -> Mapping[str, Any]:
     return Reason.of(key, **params).to_json()
 
 
-def _solved() -> CheckResult:
-    return CheckResult(True, (_reason("puzzle.solved"),))
+def _solved(key: str = "puzzle.solved") -> CheckResult:
+    return CheckResult(True, (_reason(key),))
 
 
 def check_table(
@@ -91,13 +91,13 @@ def check(puzzle: Puzzle, answer: str) -> CheckResult:
             card = Card.parse(text.removeprefix("discard").strip())
             if card != puzzle.card:
                 return CheckResult(False, (_reason("puzzle.wrong_card", card=str(card)),))
-            return _solved()
+            return _solved("puzzle.solved_answer")
         if puzzle.kind is PuzzleKind.WINNING_DRAW:
             first, _, rest = text.partition(";")
             if first.strip() != puzzle.draw:
                 return CheckResult(False, (_reason("puzzle.wrong_draw", action=first.strip()),))
             if not rest.strip():
-                return _solved()
+                return _solved("puzzle.solved_answer")
             hand = [*puzzle.hand, *puzzle.discard[-1:]]
             return _check_declare(rules, puzzle, hand, rest.strip())
         return _check_declare(rules, puzzle, list(puzzle.hand), text)
@@ -123,4 +123,4 @@ def _check_declare(rules: IndianRules, puzzle: Puzzle, hand: list[Card], text: s
     if not verdict.valid:
         problem = verdict.problem or Reason.of("declare.invalid")
         return CheckResult(False, (_reason("puzzle.declare_invalid", problem=problem),))
-    return _solved()
+    return _solved("puzzle.solved_declaration")
