@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from openrummy.bots.base import read_view
 from openrummy.bots.manipulation_ladder import GreedyBot
 from openrummy.cards import Card
 from openrummy.errors import RecordError, RummyError
@@ -41,6 +42,7 @@ from openrummy.games.actions import (
     TakeDiscard,
     kind_of,
 )
+from openrummy.games.commit import commit_violations
 from openrummy.games.indian import IndianGame, IndianPhase
 from openrummy.games.manipulation import ManipulationGame, Phase
 from openrummy.games.views import IndianView, ManipulationView
@@ -311,7 +313,7 @@ class _ManipulationJudge(_Judge):
         self.forced = len(legal) <= 1
         self.win: tuple[WinChance, WinChance] | None = None
         if not self.forced and settings.samples > 0 and view.phase is Phase.START:
-            greedy = GreedyBot(rules).choose(view)
+            greedy = self._greedy(rules, view, local)
             candidates: list[Action] = [action]
             if greedy != action:
                 candidates.append(greedy)
@@ -322,6 +324,25 @@ class _ManipulationJudge(_Judge):
             got = _estimate(worlds, local, candidates, settings.max_turns)
             if got is not None:
                 self.win = (max(got, key=lambda w: w.value), got[0])
+
+    def _greedy(self, rules: ManipulationRules, view: ManipulationView, local: int) -> Action:
+        """The greedy bot's choice, from the best play already solved when it passes the
+        engine's commit checks (the bot's own rule), else from the bot."""
+        best = self.best
+        if best is not None and best.count > 0:
+            pos = read_view(view)
+            violations = commit_violations(
+                rules,
+                table_before=pos.table,
+                hand=pos.hand,
+                table_after=best.table,
+                opened=pos.opened,
+                mover=local,
+                owners_before=pos.owners,
+            )
+            if not violations:
+                return Play(local, best.table)
+        return GreedyBot(rules).choose(view)
 
     def decide(self, index: int, round_no: int, seat: int, accepted: bool) -> Decision:
         rules, best = self.rules, self.best
