@@ -76,6 +76,8 @@ def analyse(
         except MissingExtraError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(3) from None
+        if chart.is_dir() or not chart.parent.is_dir():
+            raise _fail(f"cannot write the chart to {chart}: not a file in an existing folder")
     settings = AnalysisSettings(
         samples=samples,
         seed=seed,

@@ -179,6 +179,15 @@ def test_rummy_analyse_draws_a_chart(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_an_unwritable_chart_fails_before_the_analysis(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(_record(JUNK_0, OUT_1, ["draw"]).dumps(), encoding="utf-8")
+    for chart in (tmp_path, tmp_path / "no" / "such" / "chart.png"):
+        res = runner.invoke(app, ["analyse", str(path), "--chart", str(chart)])
+        assert res.exit_code == 2 and "cannot write the chart" in res.output
+        assert "analysing" not in res.output
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [
