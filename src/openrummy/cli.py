@@ -984,6 +984,17 @@ def _db_url_problem(url: str) -> str | None:
     return None
 
 
+# -- analysis and puzzles (openrummy.cli_analysis) ---------------------------------------------
+def _register_analysis() -> None:
+    from openrummy.cli_analysis import analyse, puzzles_app
+
+    app.command("analyse")(analyse)
+    app.add_typer(puzzles_app, name="puzzles")
+
+
+_register_analysis()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``rummy`` console script."""
     app(args=list(argv) if argv is not None else None, prog_name="rummy")
