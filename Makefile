@@ -12,7 +12,7 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
 	touch $(STAMP)
 
 # TypeScript checks the web interface's ES modules (tsc --checkJs); nothing is built.

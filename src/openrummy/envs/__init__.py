@@ -1,0 +1,22 @@
+"""Reinforcement-learning environments: PettingZoo AEC, Gymnasium and text (docs/envs.md).
+
+Needs the ``rl`` extra (``pip install 'openrummy[rl]'``)::
+
+    from openrummy.envs import rummikub_v0
+    env = rummikub_v0.env(players=2)
+    env.reset(seed=1)
+"""
+
+from __future__ import annotations
+
+from . import indian10_v0, indian13_v0, indian21_v0, robbers_v0, rummikub_v0
+from .aec import RummyEnv
+
+__all__ = [
+    "RummyEnv",
+    "indian10_v0",
+    "indian13_v0",
+    "indian21_v0",
+    "robbers_v0",
+    "rummikub_v0",
+]
