@@ -16,9 +16,11 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from openrummy.bots.base import Bot
 from openrummy.errors import ConfigError, IllegalActionError
-from openrummy.games.actions import Action
+from openrummy.games.actions import Action, ActionKind, Draw, EndTurn, Pass
 from openrummy.games.families import Match, new_match
+from openrummy.games.manipulation import PlayRejected
 from openrummy.games.views import View
 from openrummy.messages import Reason
 from openrummy.rules import Rules, ScoringMode, find_preset
@@ -193,6 +195,18 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = self._agent(self.match.current)
         return dict(self.rewards)
+
+    def play_bot(self, bot: Bot) -> dict[str, float]:
+        """Let ``bot`` move for the seat to move, from that seat's view; a play the engine
+        refuses (``fail.mode = REJECT``) becomes a draw, pass or end, as in the tournaments."""
+        seat = self.match.current
+        try:
+            return self.play(bot.choose(self.match.view(seat)))
+        except PlayRejected:
+            legal = self.match.legal_kinds()
+            if ActionKind.DRAW in legal:
+                return self.play(Draw(seat))
+            return self.play(Pass(seat) if ActionKind.PASS in legal else EndTurn(seat))
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -25,8 +25,6 @@ import numpy.typing as npt
 from openrummy.bots.base import Bot
 from openrummy.bots.registry import make_bot
 from openrummy.errors import ConfigError, IllegalActionError
-from openrummy.games.actions import ActionKind, Draw, EndTurn, Pass
-from openrummy.games.manipulation import PlayRejected
 from openrummy.messages import Reason
 
 from ._spaces import Floats, Mask
@@ -153,22 +151,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         while (
             not aec.match.is_over and aec.steps < aec.max_steps and aec.match.current != self.seat
         ):
-            seat = aec.match.current
-            action = self._bots[seat].choose(aec.match.view(seat))
-            try:
-                self._apply(aec.play(action))
-            except PlayRejected:
-                # A bot's play the engine refuses (fail.mode = REJECT): it draws, passes or
-                # ends instead, as in the tournaments.
-                legal = aec.match.legal_kinds()
-                fallback = (
-                    Draw(seat)
-                    if ActionKind.DRAW in legal
-                    else Pass(seat)
-                    if ActionKind.PASS in legal
-                    else EndTurn(seat)
-                )
-                self._apply(aec.play(fallback))
+            self._apply(aec.play_bot(self._bots[aec.match.current]))
 
     def _observe(self) -> dict[str, Floats | Mask]:
         obs = self.aec.observe(f"player_{self.seat}")
