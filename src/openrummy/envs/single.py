@@ -92,6 +92,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         self.observation_space = self.aec.observation_space("player_0")  # type: ignore[assignment]
         self.action_space = self.aec.action_space("player_0")
         self._bots: dict[int, Bot] = {}
+        self.engine_steps = 0
+        """Actions applied by every seat since this env was made (all episodes)."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -144,6 +146,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
     # -- helpers ----------------------------------------------------------------------------
     def _apply(self, rewards: dict[str, float]) -> None:
         self._reward += rewards[f"player_{self.seat}"]
+        self.engine_steps += 1
 
     def _run_opponents(self) -> None:
         """Let the bots move until it is the learner's turn or the episode ends."""
