@@ -5,15 +5,25 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test test-exhaustive lint bench clean setup browser warm docs
+.PHONY: run test test-exhaustive test-js lint bench clean setup browser warm docs
 
 setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray,rl]'
 	touch $(STAMP)
+
+# The server alone (make run): its own environment with the server extra and nothing else
+# (no test tools, no Ray), so running it does not need the whole development setup.
+RUN_VENV := .venv-run
+RUN_STAMP := $(RUN_VENV)/.installed
+$(RUN_STAMP): pyproject.toml
+	test -x $(RUN_VENV)/bin/python || $(PYTHON) -m venv $(RUN_VENV)
+	$(RUN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RUN_VENV)/bin/python -m pip install --quiet -e '.[server]'
+	touch $(RUN_STAMP)
 
 # TypeScript checks the web interface's ES modules (tsc --checkJs); nothing is built.
 $(NODE_STAMP): package.json package-lock.json
@@ -28,10 +38,11 @@ browser:
 # Compile the solver's numba core once (later runs load it from numba's cache in
 # src/openrummy/solve/__pycache__), so no game or test waits for the compiler.
 warm: $(STAMP)
-	$(BIN)/python -c 'from openrummy.solve._fast import warm; warm()'
+	$(BIN)/rummy warm
 
-run: $(STAMP) warm
-	$(BIN)/rummy serve --host 127.0.0.1 --port 8000
+run: $(RUN_STAMP)
+	$(RUN_VENV)/bin/rummy warm
+	$(RUN_VENV)/bin/rummy serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -39,14 +50,19 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
+# The web client's logic that needs no browser (cards, texts, the turn being built), with
+# node's own test runner; the browser tests (tests/e2e) keep what needs a page.
+test-js: $(NODE_STAMP)
+	node --test tests/js/*.test.mjs
+
 # The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
 # fresh random sample against the references; tests marked slow are left to test-exhaustive.
-test: lint docs browser warm
+test: lint docs test-js browser warm
 	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=20
 
 # Everything, the full seeded cross-checks and the long server games included: run it before
 # changing solve/ or a game engine (see docs/testing.md).
-test-exhaustive: lint docs browser warm
+test-exhaustive: lint docs test-js browser warm
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP) warm
@@ -64,4 +80,4 @@ docs: $(DOCS_STAMP)
 	$(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf site $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf site $(VENV) $(RUN_VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -83,7 +83,7 @@ def batched(preset: str, steps: int, workers: int) -> float:
 
 def openspiel_gin(steps: int) -> tuple[float, float] | str:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError as e:
         return f"not installed ({e})"
     game = pyspiel.load_game("gin_rummy")
@@ -109,7 +109,7 @@ def openspiel_gin(steps: int) -> tuple[float, float] | str:
 
 def rlcard_gin(steps: int) -> float | str:
     try:
-        import rlcard  # type: ignore[import-not-found]
+        import rlcard
     except ImportError as e:
         return f"not installed ({e})"
     env = rlcard.make("gin-rummy", config={"seed": 0})

@@ -7,6 +7,7 @@ would show on its stderr exactly as in a terminal).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +157,80 @@ def test_python_m_openrummy_is_the_rummy_command() -> None:
     res = rummy("presets")
     assert res.returncode == 0
     assert "robbers" in res.stdout and "indian13" in res.stdout
+
+
+# -- input that used to be accepted silently ------------------------------------------------
+
+
+def json_answers(res: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
+    assert "Traceback" not in res.stderr, res.stderr
+    return [json.loads(line) for line in res.stdout.splitlines()]
+
+
+def test_solve_lines_with_missing_fields_or_the_wrong_deck_are_errors() -> None:
+    # One process answers every line (each with its own error), and exits 1.
+    lines = [
+        {"game": "robbers", "hand": ["3S", "4H"]},
+        {"game": "robbers", "table": [["4S", "5S", "6S"]]},
+        {"game": "rummikub", "table": [], "hand": ["AS", "R7"]},
+        {"game": "rummikub", "table": [["R7", "R8", "JK=9H"]], "hand": ["R1"]},
+        {"game": "robbers", "table": [["R7", "R8", "R9"]], "hand": ["3S"]},
+    ]
+    stdin = "\n".join(json.dumps(line) for line in lines) + '\n{"game": "robbers", "hand": ["3S'
+    res = rummy("solve", stdin=stdin)
+    assert res.returncode == 1
+    errors = [str(a.get("error")) for a in json_answers(res)]
+    assert len(errors) == 6
+    assert '"table"' in errors[0] and '"hand"' in errors[1]
+    assert errors[2].startswith("AS is a playing card: rummikub is played with tiles")
+    assert errors[3].startswith("9H is a playing card")
+    assert errors[4].startswith("R7 is a Rummikub tile: robbers is played with cards")
+    # a truncated line: where it ends, not "column 1", and the likely cause
+    assert "column 1 " not in errors[5] and "cut short" in errors[5]
+
+
+def test_solve_with_empty_hand_and_table_written_out_is_no_error() -> None:
+    res = rummy("solve", stdin='{"game": "robbers", "table": [], "hand": []}\n')
+    assert res.returncode == 0, res
+    assert json_answers(res)[0]["count"] == 0
+
+
+HAND13 = "3H 4H 5H 9S JK JS QC QD QH KS 7D 5C 3C"
+
+
+def test_arrange_lines_with_missing_wild_rank_or_tiles_are_errors() -> None:
+    lines = [
+        {"hand": HAND13},
+        {"indicator": "R2", "hand": HAND13},
+        {"indicator": "2C", "hand": HAND13.replace("3C", "B3")},
+        {"wild_rank": None, "hand": HAND13},
+    ]
+    res = rummy("arrange", stdin="\n".join(json.dumps(line) for line in lines))
+    assert res.returncode == 1
+    answers = json_answers(res)
+    assert '"indicator"' in str(answers[0]["error"]) and "wild_rank" in str(answers[0]["error"])
+    assert str(answers[1]["error"]).startswith("R2 is a Rummikub tile: indian13")
+    assert str(answers[2]["error"]).startswith("B3 is a Rummikub tile")
+    # "wild_rank": null says on purpose that the hand has no wild rank
+    assert "error" not in answers[3] and answers[3]["wild_rank"] is None
+
+
+@pytest.mark.parametrize(
+    ("game", "meld", "words"),
+    [
+        ("rummikub", "[7H 8H 9H]", ["7H is a playing card", "rummikub", "tiles"]),
+        ("robbers", "[R7 R8 R9]", ["R7 is a Rummikub tile", "robbers", "cards"]),
+    ],
+)
+def test_validate_the_wrong_deck_is_an_error(game: str, meld: str, words: list[str]) -> None:
+    assert_one_line_error(rummy("validate", "--game", game, meld), 2, *words)
+
+
+def test_german_card_letters_are_read_and_printed() -> None:
+    # B = Bube (jack), D = Dame (queen), K = König (king in both languages), As = ace
+    res = rummy("validate", "[BH DH KH AsH]", "-o", "meld.ace_mode=HIGH_OR_LOW")
+    assert res.returncode == 0, res
+    assert res.stdout.startswith("[JH QH KH AH]: valid run")
+    res = rummy("validate", "--lang", "de", "[BH DH KH]")
+    assert res.stdout.startswith("[B♥ D♥ K♥]: valid run")
+    assert_one_line_error(rummy("validate", "--lang", "fr", "[BH DH KH]"), 2, "--lang fr")

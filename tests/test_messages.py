@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import openrummy
+from helpers import manipulation_rules
 from openrummy.bots import make_bot, play_match
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.families import new_match
@@ -176,7 +177,7 @@ def test_illegal_actions_say_why_as_data() -> None:
     from openrummy.errors import IllegalActionError
     from openrummy.games.actions import Pass
 
-    match: Any = new_match(find_preset("robbers"), 2, seed=1)
+    match: Any = new_match(manipulation_rules("robbers"), 2, seed=1)
     with pytest.raises(IllegalActionError) as err:
         match.apply(Pass(match.current))
     why = err.value.why
@@ -210,7 +211,7 @@ def _with_labels(data: Any, cards: dict[str, str], melds: dict[str, str]) -> Any
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
     """The web page's messages.js and :func:`render` read the same catalogue the same way."""
-    messages = []
+    messages: list[dict[str, Any]] = []
     for section, key, entry in entries():
         for number in (1, 2):
             data = sample(entry["params"], number)
@@ -237,3 +238,36 @@ def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
     for m, text in zip(messages, page["texts"], strict=True):
         labelled = _with_labels(m["message"], page["cards"], page["melds"])
         assert text == render(labelled, lang, m["names"]), m
+
+
+def test_every_server_error_code_has_words_in_both_languages() -> None:
+    from openrummy.server.errors import ErrorCode
+
+    for code in ErrorCode:
+        entry = CAT["reasons"][f"server.{code.value}"]
+        assert all(entry[lang].strip() for lang in LANGS), code
+
+
+def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
+    from openrummy.cards import Card
+    from openrummy.errors import IllegalActionError, NotationError
+    from openrummy.solve.hand import InvalidHandError, check_hand
+
+    rules = find_preset("indian13")
+    with pytest.raises(NotationError) as bad_card:
+        Card.parse("XX")
+    with pytest.raises(InvalidHandError) as bad_hand:
+        check_hand([Card.parse("3H")] * 3, rules, rules.wilds(Card.parse("2C")))
+    match: Any = new_match(rules, 2, seed=1)
+    with pytest.raises(IllegalActionError) as no_seat:
+        match.view(5)
+    expected = [
+        (bad_card, "'XX' is not a card or tile", "'XX' ist weder Karte noch Stein"),
+        (bad_hand, "a hand of 3 cards: indian13 needs 13", "eine Hand mit 3 Karten"),
+        (no_seat, "there is no seat 5", "es gibt keinen Platz 5"),
+    ]
+    for err, en, de in expected:
+        why = err.value.why
+        assert why is not None
+        assert str(err.value).startswith(en)
+        assert render(why, "de").startswith(de)

@@ -27,6 +27,7 @@ from enum import IntEnum
 from typing import Final
 
 from openrummy.errors import NotationError
+from openrummy.messages import Reason
 
 __all__ = [
     "JOKER",
@@ -34,6 +35,7 @@ __all__ = [
     "Card",
     "Suit",
     "card_counts",
+    "check_deck_kind",
     "format_cards",
     "parse_cards",
     "standard_deck",
@@ -72,7 +74,21 @@ class Suit(IntEnum):
 
 _RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _RANK_TEXT_DE: Final = {1: "A", 11: "B", 12: "D", 13: "K"}
-_RANK_PARSE: Final = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10, "1": 1}
+# The German letters of the seeds read as well: B (Bube) = J, D (Dame) = Q, As/Ass = A;
+# K is the king in both languages. None of them is an English rank or a tile colour
+# followed by a suit, so a token never means two different cards.
+_RANK_PARSE: Final = {
+    "A": 1,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+    "T": 10,
+    "1": 1,
+    "B": 11,
+    "D": 12,
+    "AS": 1,
+    "ASS": 1,
+}
 _SUIT_PARSE: Final = {
     "S": Suit.S,
     "H": Suit.H,
@@ -100,8 +116,8 @@ _TILE_PARSE: Final = {
     "BLUE": Suit.C,
 }
 _JOKER_WORDS: Final = frozenset({"JK", "JOKER", "🃏", "*"})
-_CARD_RE: Final = re.compile(r"^(10|[2-9AJQKT1])([SHDC♠♥♦♣♤♡♢♧])$")
-_CARD_SUIT_FIRST_RE: Final = re.compile(r"^([♠♥♦♣♤♡♢♧])(10|[2-9AJQKT])$")
+_CARD_RE: Final = re.compile(r"^(10|[2-9AJQKTBD1]|ASS|AS)([SHDC♠♥♦♣♤♡♢♧])$")
+_CARD_SUIT_FIRST_RE: Final = re.compile(r"^([♠♥♦♣♤♡♢♧])(10|[2-9AJQKTBD]|ASS|AS)$")
 _TILE_RE: Final = re.compile(r"^(BLACK|BLUE|RED|ORANGE|YELLOW|[KROBY])(1[0-3]|[1-9])$")
 
 
@@ -122,9 +138,9 @@ class Card:
     def __post_init__(self) -> None:
         if self.suit is None:
             if self.rank != 0 or self.tile:
-                raise NotationError("a joker has no rank, suit or tile flag")
+                raise NotationError(Reason.of("notation.joker_plain"))
         elif not 1 <= self.rank <= 13:
-            raise NotationError(f"rank {self.rank} is not in 1..13")
+            raise NotationError(Reason.of("notation.rank", count=self.rank))
         # Ints only: the hash is pickled with the card, so it must be the same in every
         # process (hash(None) is an address in Python 3.11, a string's hash is seeded).
         suit = -1 if self.suit is None else int(self.suit)
@@ -152,12 +168,18 @@ class Card:
     def parse(text: str) -> Card:
         """Read one card or tile: ``AS``, ``10H``, ``TH``, ``♠A``, ``JK``, ``R7``, ``Blue13``.
 
+        The German rank letters of the seeds read too (``BH`` = ``JH``, ``DS`` = ``QS``,
+        ``AsH`` = ``AH``; ``K`` is the king in both languages); cards always print in
+        English notation, and ``pretty(lang="de")`` shows the German letters.
+
         >>> Card.parse("as") == Card.parse("A♠") == Card.parse("♠A")
         True
+        >>> Card.parse("BH"), Card.parse("D♠"), Card.parse("AsC")
+        (Card.parse('JH'), Card.parse('QS'), Card.parse('AC'))
         >>> Card.parse("1H")
         Traceback (most recent call last):
           ...
-        openrummy.errors.NotationError: '1H' is ambiguous: write AH for the ace of hearts or R1 for the tile
+        openrummy.errors.NotationError: '1H' is ambiguous: write AH for the ace or R1 for the tile
         """
         return _parse_card(text)
 
@@ -169,9 +191,12 @@ class Card:
             return JOKER
         if upper in ("1S", "1H", "1D", "1C"):
             raise NotationError(
-                f"{token!r} is ambiguous: write A{upper[1]} for the ace of "
-                f"{('spades', 'hearts', 'diamonds', 'clubs')['SHDC'.index(upper[1])]}"
-                f" or {'KROB'['SHDC'.index(upper[1])]}1 for the tile"
+                Reason.of(
+                    "notation.ambiguous_one",
+                    text=token,
+                    card=f"A{upper[1]}",
+                    item=f"{'KROB'['SHDC'.index(upper[1])]}1",
+                )
             )
         m = _CARD_RE.match(upper)
         if m:
@@ -182,9 +207,7 @@ class Card:
         m = _TILE_RE.match(upper)
         if m:
             return Card(int(m.group(2)), _TILE_PARSE[m.group(1)], tile=True)
-        raise NotationError(
-            f"{token!r} is not a card or tile (examples: AS, 10H, TH, ♠A, JK, R7, B13, K1, O5)"
-        )
+        raise NotationError(Reason.of("notation.not_a_card", text=token))
 
     @staticmethod
     def natural(rank: int, suit: Suit, *, tile: bool = False) -> Card:
@@ -257,6 +280,22 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """
     tokens = re.split(r"[\s,]+", text.strip()) if isinstance(text, str) else list(text)
     return [Card.parse(t) for t in tokens if t.strip()]
+
+
+def check_deck_kind(cards: Iterable[Card], *, tiles: bool, game: str) -> None:
+    """Raise :class:`NotationError` naming the first playing card in a tile game's input,
+    or the first tile in a card game's (jokers belong to both).
+
+    >>> check_deck_kind(parse_cards("R7 JK"), tiles=True, game="rummikub")
+    >>> check_deck_kind(parse_cards("R7 AS"), tiles=True, game="rummikub")
+    Traceback (most recent call last):
+      ...
+    openrummy.errors.NotationError: AS is a playing card: rummikub is played with tiles (R7, K1, B13, O5)
+    """
+    for card in cards:
+        if card.suit is not None and card.tile != tiles:
+            key = "notation.card_in_tile_game" if tiles else "notation.tile_in_card_game"
+            raise NotationError(Reason.of(key, card=str(card), game=game))
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False, lang: str = "en") -> str:

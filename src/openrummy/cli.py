@@ -66,6 +66,31 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _check_lang(lang: str) -> None:
+    from openrummy.messages import LANGS
+
+    if lang not in LANGS:
+        raise RummyError(f"--lang {lang}: use one of {', '.join(LANGS)}")
+
+
+def _require_extra(extra: str, what: str) -> None:
+    """Stop with one line naming the extra to install when ``what`` needs one (exit 3)."""
+    from openrummy.extras import MissingExtraError, require
+
+    try:
+        require(extra, what)
+    except MissingExtraError as e:
+        raise _fail(str(e), 3) from None
+
+
+def _announce_compile() -> None:
+    """Say so on standard error while numba compiles the solver's core (once after an
+    install), so that nobody waits a minute in silence."""
+    from openrummy.solve import compiled
+
+    compiled.announce_with(lambda message: typer.echo(message, err=True))
+
+
 def _version(value: bool) -> None:
     if value:
         from openrummy import __version__
@@ -139,36 +164,61 @@ def validate(
         str, typer.Option("--game", "-g", help="Preset whose meld rules apply.")
     ] = "robbers",
     option: OptionList = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Language of the card letters: en, or de (B, D, K).")
+    ] = "en",
 ) -> None:
-    """Say whether melds are valid under a preset, and why not. Exit code 0 = all valid."""
+    """Say whether melds are valid under a preset, and why not. Exit code 0 = all valid.
+
+    Cards may be written with the German letters too (BH = JH, DS = QS); with --lang de
+    the answer shows them so.
+    """
+    from openrummy.cards import check_deck_kind
     from openrummy.melds import Meld
     from openrummy.rules import find_preset
+    from openrummy.rules.manipulation import ManipulationRules
 
     try:
+        _check_lang(lang)
         rules = find_preset(game, _overrides(option))
         meld_rules = rules.meld_rules
         parsed = [Meld.parse(text) for text in melds]
+        tiles = isinstance(rules, ManipulationRules) and rules.tiles
+        for meld in parsed:
+            check_deck_kind(
+                (c for it in meld.items for c in (it.card, it.represents) if c is not None),
+                tiles=tiles,
+                game=rules.name,
+            )
     except RummyError as e:
         raise _fail(str(e)) from None
+
+    def shown(meld: Meld) -> str:
+        return meld.pretty(lang) if lang != "en" else str(meld)
+
     all_valid = True
     for meld in parsed:
         if any(it.represents is None for it in meld.items):
             options = meld.assignments(meld_rules)
             if options:
-                shown = ", ".join(str(m) for m in options)
-                typer.echo(f"{meld}: valid with the joker(s) declared as one of: {shown}")
+                listed = ", ".join(shown(m) for m in options)
+                typer.echo(f"{shown(meld)}: valid with the joker(s) declared as one of: {listed}")
             else:
                 all_valid = False
-                typer.echo(f"{meld}: invalid: no identity of the joker(s) makes it a set or a run")
+                typer.echo(
+                    f"{shown(meld)}: invalid: no identity of the joker(s) makes it a set or a run"
+                )
             continue
         reason = meld.check(meld_rules)
         if reason is None:
             kind = meld.kind(meld_rules)
             assert kind is not None
-            typer.echo(f"{meld.normalized(meld_rules)}: valid {kind.value.lower()} ({rules.name})")
+            typer.echo(
+                f"{shown(meld.normalized(meld_rules))}: valid {kind.value.lower()} ({rules.name})"
+            )
         else:
             all_valid = False
-            typer.echo(f"{meld}: invalid: {reason} ({rules.name})")
+            typer.echo(f"{shown(meld)}: invalid: {reason} ({rules.name})")
     raise typer.Exit(0 if all_valid else 1)
 
 
@@ -268,6 +318,7 @@ def demo(
     if record is not None:
         _check_output(record, "--record")
     try:
+        _check_lang(lang)
         rules = find_preset(game, _overrides(option))
         kinds = [k.strip() for k in bots.split(",") if k.strip()]
         if len(kinds) == 1:
@@ -279,6 +330,7 @@ def demo(
     except (RummyError, ValueError) as e:
         raise _fail(str(e)) from None
     names = [f"P{i + 1} ({k})" for i, k in enumerate(kinds)]
+    _announce_compile()
     out = typer.echo
     printed_rounds = 0
 
@@ -289,17 +341,17 @@ def demo(
         out(f"  {_describe_action(names, result, lang)}")
         round_ended = printed_rounds < len(match.rounds)
         if result.accepted and isinstance(action, Play) and not round_ended:
-            out(f"    table: {' '.join(m.pretty() for m in match.game.table)}")
+            out(f"    table: {' '.join(m.pretty(lang) for m in match.game.table)}")
         if round_ended and getattr(match.rounds[-1].outcome, "groups", None):
             summary = match.rounds[-1]
             for w in summary.outcome.winners:
-                shown = " ".join(m.pretty() for m in summary.outcome.groups[w])
+                shown = " ".join(m.pretty(lang) for m in summary.outcome.groups[w])
                 out(f"    {names[summary.seats[w]]} shows {shown}")
         while printed_rounds < len(match.rounds):
             summary = match.rounds[printed_rounds]
             printed_rounds += 1
             hands = "; ".join(
-                f"{names[s]}: {' '.join(c.pretty() for c in summary.outcome.hands[i]) or '-'}"
+                f"{names[s]}: {' '.join(c.pretty(lang) for c in summary.outcome.hands[i]) or '-'}"
                 for i, s in enumerate(summary.seats)
             )
             out(
@@ -315,7 +367,7 @@ def demo(
         out(f"round 1: {names[match.game.dealer]} deals")
         indicator = getattr(match.game, "indicator", None)
         if indicator is not None:
-            out(f"  wild-joker indicator: {indicator.pretty()}")
+            out(f"  wild-joker indicator: {indicator.pretty(lang)}")
     play_match(match, seat_bots, on_action=on_action)
     for line in standings_lines(match, names):
         out(line)
@@ -529,6 +581,9 @@ def simulate(
     Long runs: with ``--out results.json`` the games so far are saved every
     ``--checkpoint`` seconds; ``--resume`` with the same command line goes on from them.
     """
+    _require_extra("sim", "rummy simulate")
+    if backend == "ray":
+        _require_extra("ray", "rummy simulate --backend ray")
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -674,6 +729,14 @@ PositionList = Annotated[
 ]
 
 
+CardLangOption = Annotated[
+    str,
+    typer.Option(
+        "--lang", help="With --pretty, the card letters: en, or de (B, D, K for J, Q, K)."
+    ),
+]
+
+
 @app.command()
 def solve(
     file: Annotated[
@@ -686,6 +749,7 @@ def solve(
         bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
     ] = False,
     position: PositionList = None,
+    lang: CardLangOption = "en",
 ) -> None:
     """Best play for Robbers' Rummy / Rummikub positions: most cards, then value (JSON lines).
 
@@ -693,18 +757,24 @@ def solve(
     or the same position in notation: robbers | hand 3S 4H | table [4S 5S 6S 7S] | opened 0.
     Exits 1 if any line was answered with an error.
     """
+    try:
+        _check_lang(lang)
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    stream = None if position else _open_input(file)
+    _announce_compile()
     from openrummy.solve.jsonl import solve_lines
 
     if position:
-        for out in solve_lines(position, pretty=pretty):
+        for out in solve_lines(position, pretty=pretty, lang=lang):
             typer.echo(out)
             if out.startswith('{"error"') or ": error: " in out:
                 raise typer.Exit(1)
         return
-    stream = _open_input(file)
+    assert stream is not None
     failed = False
     try:
-        for out in solve_lines(stream, pretty=pretty):
+        for out in solve_lines(stream, pretty=pretty, lang=lang):
             failed = failed or out.startswith('{"error"') or ": error: " in out
             typer.echo(out)
     finally:
@@ -727,6 +797,7 @@ def arrange(
         bool, typer.Option("--pretty", help="Text for people, not JSON lines.")
     ] = False,
     position: PositionList = None,
+    lang: CardLangOption = "en",
 ) -> None:
     """Arrange Indian Rummy hands: least deadwood, declaration, best throw (JSON lines).
 
@@ -734,24 +805,49 @@ def arrange(
     or a position in notation: indian13 | hand 3H 4H … | indicator 2C.
     Exits 1 if any line was answered with an error.
     """
+    try:
+        _check_lang(lang)
+    except RummyError as e:
+        raise _fail(str(e)) from None
+    stream = None if position else _open_input(file)
     from openrummy.solve.arrange_jsonl import arrange_lines
 
     errors: list[int] = []
     if position:
-        for out in arrange_lines(position, pretty=pretty, errors=errors):
+        for out in arrange_lines(position, pretty=pretty, errors=errors, lang=lang):
             typer.echo(out)
         if errors:
             raise typer.Exit(1)
         return
-    stream = _open_input(file)
+    assert stream is not None
     try:
-        for out in arrange_lines(stream, pretty=pretty, errors=errors):
+        for out in arrange_lines(stream, pretty=pretty, errors=errors, lang=lang):
             typer.echo(out)
     finally:
         if file is not None:
             stream.close()
     if errors:
         raise typer.Exit(1)
+
+
+@app.command()
+def warm() -> None:
+    """Compile the solver's core now (numba, once after an install: about a minute), so
+    that no later solve, game or bot waits for the compiler."""
+    from openrummy.solve import compiled
+
+    if not compiled.available():
+        typer.echo(
+            "numba is not installed: the solver runs its Python core (the same answers, "
+            "more slowly); for the compiled core: pip install 'openrummy[fast]'"
+        )
+        return
+    cold = compiled.likely_cold()
+    if cold:
+        typer.echo(compiled.COMPILING, err=True)
+    seconds = compiled.warm()
+    what = "compiled" if cold else "already compiled; loaded"
+    typer.echo(f"the solver's core is {what} ({seconds:.1f} s)")
 
 
 # -- serve -----------------------------------------------------------------------------------
@@ -774,6 +870,7 @@ def serve(
     ] = "info",
 ) -> None:
     """Run the game server (REST + WebSocket) and print its URL. Settings: docs/server.md."""
+    _require_extra("server", "rummy serve")
     from openrummy.server.app import serve as run_server
     from openrummy.server.settings import Settings
 
@@ -804,7 +901,8 @@ def _db_url_problem(url: str) -> str | None:
     except ArgumentError as e:
         return f"not a database URL the server can use ({e}); see docs/server.md"
     except ImportError as e:
-        return f"its database driver is not installed ({e})"
+        extra = " (pip install 'openrummy[postgres]')" if "asyncpg" in str(e) else ""
+        return f"its database driver is not installed ({e}){extra}"
     if not getattr(dialect, "is_async", False):
         return "not an asyncio driver: use sqlite+aiosqlite:///PATH or postgresql+asyncpg://…"
     return None

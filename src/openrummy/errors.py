@@ -16,7 +16,20 @@ from openrummy.messages import Reason
 
 
 class RummyError(ValueError):
-    """Base class of every error OpenRummy raises on bad input."""
+    """Base class of every error OpenRummy raises on bad input.
+
+    Made from a :class:`~openrummy.messages.Reason`, it keeps it as ``why`` (the message is
+    its English words), so an interface can word it in the reader's language::
+
+        >>> from openrummy.messages import render
+        >>> e = NotationError(Reason.of("notation.not_a_card", text="XX"))
+        >>> render(e.why, "de")
+        "'XX' ist weder Karte noch Stein (Beispiele: AS, 10H, TH, ♠A, BH, JK, R7, B13, K1, O5)"
+    """
+
+    def __init__(self, reason: str | Reason) -> None:
+        self.why: Reason | None = reason if isinstance(reason, Reason) else None
+        super().__init__(str(reason))
 
 
 class NotationError(RummyError):
@@ -33,10 +46,6 @@ class IllegalActionError(RummyError):
     Made from a :class:`~openrummy.messages.Reason`, it keeps it as ``why`` (the message is
     its English words), so an interface can word it in the player's language.
     """
-
-    def __init__(self, reason: str | Reason) -> None:
-        self.why = reason if isinstance(reason, Reason) else None
-        super().__init__(str(reason))
 
 
 class ConfigError(RummyError):

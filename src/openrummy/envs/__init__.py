@@ -9,8 +9,12 @@ Needs the ``rl`` extra (``pip install 'openrummy[rl]'``)::
 
 from __future__ import annotations
 
-from . import indian10_v0, indian13_v0, indian21_v0, robbers_v0, rummikub_v0
-from .aec import RummyEnv
+from openrummy.extras import require
+
+require("rl", "openrummy.envs")
+
+from . import indian10_v0, indian13_v0, indian21_v0, robbers_v0, rummikub_v0  # noqa: E402
+from .aec import RummyEnv  # noqa: E402
 
 __all__ = [
     "RummyEnv",

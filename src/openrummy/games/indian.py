@@ -800,7 +800,7 @@ class IndianGame:
         from .views import IndianView, LastAction
 
         if seat is not None and not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError(Reason.of("illegal.no_seat", index=seat))
         last = self.last_result
         return IndianView(
             game=self.rules.name,

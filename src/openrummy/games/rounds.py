@@ -398,7 +398,7 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
         from .views import view_from_json
 
         if seat is not None and not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError(Reason.of("illegal.no_seat", index=seat))
         local = self.seats.index(seat) if seat is not None and seat in self.seats else None
         view: Any = self.game.view(local, now=now)
         if len(self.seats) != self.players:

@@ -23,3 +23,7 @@ view. Modules, from the outside in:
 
 This package's ``__init__`` imports nothing heavy, so its modules stay cheap to import.
 """
+
+from openrummy.extras import require as _require
+
+_require("server", "openrummy.server")

@@ -131,6 +131,9 @@ def _write(result: TournamentResult, suffix: str, path: Path) -> None:
 
 def write_chart(result: TournamentResult, path: Path) -> None:
     """Win rates with their 95% intervals as a bar chart (PNG)."""
+    from openrummy.extras import require
+
+    require("sim", "a chart of rummy simulate", modules=("matplotlib",))
     import matplotlib
 
     matplotlib.use("Agg")

@@ -221,12 +221,11 @@ def _stop_workers(pool: cf.ProcessPoolExecutor) -> None:
 
 
 def _ray(spec: TournamentSpec, jobs: list[tuple[int, int]], workers: int) -> Games:
-    try:
-        import ray  # type: ignore[import-not-found, unused-ignore]
-    except ImportError as e:
-        raise ValueError(
-            "the ray backend needs the [ray] extra: pip install 'openrummy[ray]'"
-        ) from e
+    from openrummy.extras import require
+
+    require("ray", "the ray backend")
+    import ray  # type: ignore[import-not-found, unused-ignore]
+
     started = False
     if not ray.is_initialized():
         ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)

@@ -330,6 +330,9 @@ def rate(
     Each seat is a team of one; a bot that holds several seats of a game gets the mean of
     its seats' updated ratings.
     """
+    from openrummy.extras import require
+
+    require("sim", "the ratings of rummy simulate", modules=("openskill",))
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()

@@ -54,6 +54,7 @@ from openrummy.solve._problem import (
     set_melds,
     tracked_naturals,
 )
+from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["mirrored", "solve_core"]
@@ -810,7 +811,7 @@ class _Race:
 
 
 def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSettings) -> Prover:
-    if settings.compiled:
+    if settings.compiled and compiled_available():
         # imported here, not at the top: numba loads in about half a second, and a process
         # that never meets an eligible problem (or runs without the compiled core) need
         # not pay for it

@@ -31,6 +31,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit as _njit
+from numba.core import event as _event
 
 from openrummy.solve._problem import (
     LOW,
@@ -51,6 +52,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _jit(f: F) -> F:
     return cast(F, _njit(cache=True, nogil=True)(f))
+
+
+class _CompileListener(_event.Listener):
+    """Tells :mod:`.compiled` when numba starts compiling (not when it loads its cache),
+    so that an interface can say why the first solve after an install takes a minute."""
+
+    def on_start(self, event: Any) -> None:
+        from openrummy.solve import compiled
+
+        compiled.on_compile()
+
+    def on_end(self, event: Any) -> None:
+        pass
+
+
+_event.register("numba:compile", _CompileListener())  # type: ignore[no-untyped-call]
 
 
 _MAX_RUNS = 10

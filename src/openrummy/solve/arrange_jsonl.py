@@ -7,7 +7,8 @@ Each input line is an object::
 * ``game``: a preset (default ``indian13``); ``options``: overrides by option name, as in
   ``rummy solve`` (``{"scoring.loser_meld_credit": "PURE_ONLY"}``);
 * ``indicator`` (the wild-joker card turned up) or ``wild_rank`` (``2``, ``"Q"``; without an
-  indicator there are no 21-card upper/lower jokers); neither means no wild rank;
+  indicator there are no 21-card upper/lower jokers); one of them is required, and
+  ``"wild_rank": null`` says the hand has no wild rank;
 * ``hand``: a list of cards or one string; hand size (13) or, after the draw, one more;
 * ``groups`` (optional): a shown grouping to judge as a declaration (list of lists);
 * ``id`` (optional): echoed back.
@@ -37,7 +38,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from openrummy.cards import Card, parse_cards
+from openrummy.cards import Card, check_deck_kind, parse_cards
 from openrummy.errors import RummyError
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
@@ -61,7 +62,11 @@ _RANK_WORDS = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 
 
 def arrange_lines(
-    lines: Iterable[str], *, pretty: bool = False, errors: list[int] | None = None
+    lines: Iterable[str],
+    *,
+    pretty: bool = False,
+    errors: list[int] | None = None,
+    lang: str = "en",
 ) -> Iterator[str]:
     """Answer each non-blank input line (``#`` starts a comment line) with one output line
     (or, with ``pretty``, a block of text for people). The numbers of lines answered with
@@ -73,7 +78,7 @@ def arrange_lines(
         answer = arrange_line(text, line=number)
         if errors is not None and "error" in answer:
             errors.append(number)
-        yield _pretty(answer, number) if pretty else json.dumps(answer)
+        yield _pretty(answer, number, lang) if pretty else json.dumps(answer)
 
 
 def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
@@ -91,7 +96,9 @@ def arrange_line(text: str, *, line: int = 1) -> dict[str, object]:
     try:
         request = json.loads(text)
     except json.JSONDecodeError as e:
-        return {"error": f"not JSON: {e.msg} (column {e.colno})", "line": line}
+        from openrummy.solve.jsonl import json_error
+
+        return {"error": json_error(e), "line": line}
     if not isinstance(request, dict):
         return {"error": "each line must be a JSON object", "line": line}
     try:
@@ -120,6 +127,7 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
     if "hand" not in req:
         raise RummyError('a line needs "hand": the cards, e.g. ["3H", "4H", "JK"]')
     hand = _cards(req["hand"], "hand")
+    check_deck_kind(hand, tiles=False, game=rules.name)
     size = rules.deal.hand_size
     check_hand(hand, rules, wilds, (size, size + 1))
     out: dict[str, Any] = {}
@@ -142,6 +150,11 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
             out["declaration"] = _declaration(analysis.declaration)
     if "groups" in req:
         shown = _groups(req["groups"])
+        check_deck_kind(
+            (c for m in shown for it in m.items for c in (it.card, it.represents) if c),
+            tiles=False,
+            game=rules.name,
+        )
         cards = hand if len(hand) == size else None
         verdict = check_declaration(shown, rules, wilds, cards=cards)
         out["submitted"] = _declaration(verdict)
@@ -170,6 +183,13 @@ def _from_notation(text: str) -> dict[str, object]:
 
 
 def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:
+    # Every Indian preset has a wild rank, so a line that names neither the indicator nor
+    # the rank has forgotten it; "wild_rank": null says on purpose that there is none.
+    if "indicator" not in req and "wild_rank" not in req:
+        raise RummyError(
+            'a line needs "indicator" (the card turned up, e.g. "2C"), or "wild_rank" '
+            '("2", "Q"; null for a hand without a wild rank)'
+        )
     indicator = req.get("indicator")
     wild_rank = req.get("wild_rank")
     ind = None
@@ -177,6 +197,7 @@ def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:
         if not isinstance(indicator, str):
             raise RummyError('indicator must be a card such as "2C" or "JK"')
         ind = Card.parse(indicator)
+        check_deck_kind([ind], tiles=False, game=rules.name)
     rank = None if wild_rank is None else _parse_rank(wild_rank)
     return rules.wilds(ind, wild_rank=rank)
 
@@ -260,33 +281,33 @@ _KIND_WORDS = {
 }
 
 
-def _pc(token: str) -> str:
+def _pc(token: str, lang: str = "en") -> str:
     """A card token (``JK=QS``) in card symbols."""
     left, eq, right = token.partition("=")
-    text = Card.parse(left).pretty()
-    return f"{text}={Card.parse(right).pretty()}" if eq else text
+    text = Card.parse(left).pretty(lang)
+    return f"{text}={Card.parse(right).pretty(lang)}" if eq else text
 
 
-def _pretty(ans: Mapping[str, Any], number: int) -> str:
+def _pretty(ans: Mapping[str, Any], number: int, lang: str = "en") -> str:
     if "error" in ans:
         return f"line {number}: error: {ans['error']}"
     head = f"line {number} · {ans['game']} · wild rank {ans['wild_rank'] or 'none'}"
     if "indicator" in ans:
-        head += f" (indicator {_pc(ans['indicator'])})"
+        head += f" (indicator {_pc(ans['indicator'], lang)})"
     lines = [head]
     if "discard" in ans:
-        lines.append(f"  throw {_pc(ans['discard'])}; then:")
+        lines.append(f"  throw {_pc(ans['discard'], lang)}; then:")
     for group, kind in zip(ans["groups"], ans["kinds"], strict=True):
-        cards = " ".join(_pc(t) for t in group)
+        cards = " ".join(_pc(t, lang) for t in group)
         lines.append(f"  [{cards}]  {_KIND_WORDS.get(kind, kind.lower())}")
-    dead = " ".join(_pc(t) for t in ans["deadwood"]) or "none"
+    dead = " ".join(_pc(t, lang) for t in ans["deadwood"]) or "none"
     counted = "" if ans["credited"] else " (the melds do not count: no qualifying sequences)"
     capped = f", capped at {ans['points']}" if ans["points"] != ans["raw"] else ""
     lines.append(f"  deadwood: {dead} = {ans['raw']} points{capped}{counted}")
     if "declare_with" in ans:
         finish = ans["declare_with"]
         lines.append(
-            f"  declare now: yes, with {_pc(finish)} as the finish card"
+            f"  declare now: yes, with {_pc(finish, lang)} as the finish card"
             if finish
             else "  declare now: no"
         )
@@ -294,10 +315,10 @@ def _pretty(ans: Mapping[str, Any], number: int) -> str:
         lines.append(f"  declarable: {'yes' if ans['declarable'] else 'no'}")
     dec = ans.get("declaration")
     if dec and dec.get("valid"):
-        shown = "  ".join("[" + " ".join(_pc(t) for t in g) + "]" for g in dec["groups"])
+        shown = "  ".join("[" + " ".join(_pc(t, lang) for t in g) + "]" for g in dec["groups"])
         lines.append(f"  declaration ({dec['form']}): {shown}")
         if dec.get("loose"):
-            lines.append("  loose: " + " ".join(_pc(t) for t in dec["loose"]))
+            lines.append("  loose: " + " ".join(_pc(t, lang) for t in dec["loose"]))
     sub = ans.get("submitted")
     if sub is not None:
         verdict = "valid" if sub["valid"] else f"invalid: {sub['reason']}"

@@ -195,23 +195,29 @@ def check_hand(
     if len(cards) not in allowed:
         want = " or ".join(str(n) for n in allowed)
         raise InvalidHandError(
-            f"a hand of {len(cards)} cards: {rules.name} needs {want} (deal.hand_size = "
-            f"{rules.deal.hand_size})"
+            Reason.of(
+                "hand.size",
+                have=len(cards),
+                game=rules.name,
+                sizes=want,
+                count=rules.deal.hand_size,
+            )
         )
     for card, n in Counter(cards).items():
         if card.tile:
-            raise InvalidHandError(f"{card} is a tile; Indian Rummy is played with cards")
+            raise InvalidHandError(Reason.of("hand.tile", card=str(card)))
         most = rules.max_copies(card, wilds.indicator)
         if n > most:
-            where = (
-                f" besides the indicator {wilds.indicator}"
-                if wilds.indicator == card and not rules.wild.indicator_in_play
-                else ""
-            )
+            besides = wilds.indicator == card and not rules.wild.indicator_in_play
             raise InvalidHandError(
-                f"{n} × {card}: the decks hold only {most}{where} "
-                f"(deck.standard_decks = {rules.deck.standard_decks}, "
-                f"deck.printed_jokers = {rules.deck.printed_jokers})"
+                Reason.of(
+                    "hand.too_many_indicator" if besides else "hand.too_many",
+                    have=n,
+                    card=str(card),
+                    max=most,
+                    decks=rules.deck.standard_decks,
+                    jokers=rules.deck.printed_jokers,
+                )
             )
 
 
@@ -219,16 +225,15 @@ def _check_same_cards(groups: Sequence[Meld], cards: Sequence[Card]) -> None:
     shown = Counter(c for g in groups for c in g.cards)
     held = Counter(cards)
     if shown != held:
-        missing = sorted((held - shown).elements(), key=Card.sort_key)
-        extra = sorted((shown - held).elements(), key=Card.sort_key)
-        parts = []
-        if missing:
-            parts.append("missing " + " ".join(map(str, missing)))
-        if extra:
-            parts.append("not in the hand " + " ".join(map(str, extra)))
-        raise InvalidHandError(
-            "the groups do not use exactly the hand's cards: " + "; ".join(parts)
-        )
+        missing = tuple(str(c) for c in sorted((held - shown).elements(), key=Card.sort_key))
+        surplus = tuple(str(c) for c in sorted((shown - held).elements(), key=Card.sort_key))
+        if missing and surplus:
+            why = Reason.of("hand.groups_differ", missing=missing, surplus=surplus)
+        elif missing:
+            why = Reason.of("hand.groups_missing", missing=missing)
+        else:
+            why = Reason.of("hand.groups_surplus", surplus=surplus)
+        raise InvalidHandError(why)
 
 
 # -- goals ----------------------------------------------------------------------------------

@@ -34,17 +34,18 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from openrummy.cards import Card
+from openrummy.cards import Card, check_deck_kind
 from openrummy.errors import NotationError, RummyError
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
-from openrummy.solve._fast import warm
+from openrummy.solve import compiled
 from openrummy.solve.explain import explain
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 from openrummy.solve.table import BestPlay, best_play
 
 __all__ = [
+    "json_error",
     "notation_error",
     "parse_position",
     "play_to_json",
@@ -75,17 +76,35 @@ def parse_position(
     opened = data.get("opened", True)
     if not isinstance(opened, bool):
         raise NotationError('"opened" must be true or false')
-    raw_table = data.get("table", [])
-    raw_hand = data.get("hand", [])
+    # Both are required: a forgotten field is a mistake to report, not an empty list
+    # (an empty table or hand is written [] on purpose).
+    for name in ("hand", "table"):
+        if name not in data:
+            raise NotationError(f'a line needs "{name}": a list of cards, [] if it is empty')
+    raw_table = data["table"]
+    raw_hand = data["hand"]
     if not isinstance(raw_table, list) or not isinstance(raw_hand, list):
         raise NotationError('"table" and "hand" must be lists')
     hand = [_card(x) for x in raw_hand]
+    check_deck_kind(hand, tiles=rules.tiles, game=rules.name)
     if any(isinstance(x, list) for x in raw_table):
         if not all(isinstance(x, list) for x in raw_table):
             raise NotationError('"table" must be all melds (lists) or all cards')
         melds = [Meld(tuple(_item(t) for t in m)) for m in raw_table]
+        check_deck_kind(_meld_cards(melds), tiles=rules.tiles, game=rules.name)
         return rules, melds, hand, opened
-    return rules, [_item(x).card for x in raw_table], hand, opened
+    cards = [_item(x).card for x in raw_table]
+    check_deck_kind(cards, tiles=rules.tiles, game=rules.name)
+    return rules, cards, hand, opened
+
+
+def _meld_cards(melds: Iterable[Meld]) -> Iterator[Card]:
+    """Every card of the melds and every card a joker is declared as."""
+    for m in melds:
+        for it in m.items:
+            yield it.card
+            if it.represents is not None:
+                yield it.represents
 
 
 def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card], bool]:
@@ -97,6 +116,24 @@ def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card],
     if not isinstance(rules, ManipulationRules):
         raise NotationError(f"{p.game!r} is not a manipulation game: use rummy arrange")
     return rules, list(p.table), list(p.hand), p.seat in p.opened
+
+
+def json_error(error: json.JSONDecodeError) -> str:
+    """A JSON line's decoding error in words, saying when the line looks cut short.
+
+    >>> try:
+    ...     json.loads('{"hand": ["3S", "4')
+    ... except json.JSONDecodeError as e:
+    ...     print(json_error(e))
+    not valid JSON: unterminated string starting at column 16 (the line ends too early: is it cut short?)
+    """
+    what = error.msg.removesuffix(" at").removesuffix(":")
+    text = f"not valid JSON: {what[:1].lower()}{what[1:]} at column {error.colno}"
+    rest = error.doc[error.pos :].strip()
+    truncated = what.startswith("Unterminated") or (not rest and what.startswith("Expecting"))
+    if truncated:
+        text += " (the line ends too early: is it cut short?)"
+    return text
 
 
 def notation_error(line: str, error: Exception) -> str:
@@ -145,9 +182,9 @@ def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dic
             return {"error": notation_error(line, e)}
         return _solve(rules, table, hand, opened, settings)
     try:
-        data = json.loads(line)
+        data = json.loads(line.rstrip())
     except json.JSONDecodeError as e:
-        return {"error": f"not valid JSON: {e.msg} at column {e.colno}"}
+        return {"error": json_error(e)}
     try:
         rules, table_or_cards, hand, opened = parse_position(data)
     except RummyError as e:
@@ -171,12 +208,12 @@ def _solve(
         return {"error": str(e)}
 
 
-def _pretty(result: Mapping[str, Any], n: int) -> str:
+def _pretty(result: Mapping[str, Any], n: int, lang: str = "en") -> str:
     if "error" in result:
         return f"#{n}: error: {result['error']}"
 
     def cards(tokens: Iterable[str]) -> str:
-        return " ".join(MeldItem.parse(t).pretty() for t in tokens) or "—"
+        return " ".join(MeldItem.parse(t).pretty(lang) for t in tokens) or "—"
 
     lines = [
         f"#{n}: place {result['count']} card(s), value {result['value']} ({result['ms']:.2f} ms)",
@@ -189,13 +226,20 @@ def _pretty(result: Mapping[str, Any], n: int) -> str:
 
 
 def solve_lines(
-    lines: Iterable[str], *, pretty: bool = False, settings: SolverSettings = DEFAULT_SETTINGS
+    lines: Iterable[str],
+    *,
+    pretty: bool = False,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+    lang: str = "en",
 ) -> Iterator[str]:
-    """Solve every position; one output line (or block, with ``pretty``) per input line.
+    """Solve every position; one output line (or block, with ``pretty``, its cards in
+    ``lang``'s letters) per input line.
 
-    The compiled solver core is loaded first, so that the first line's ``ms`` is the
-    solve's own time, not the load's (about half a second, once per process)."""
-    warm()
+    The compiled solver core (when numba is installed) is loaded first, so that the first
+    line's ``ms`` is the solve's own time, not the load's (about half a second, once per
+    process)."""
+    if settings.compiled and compiled.available():
+        compiled.warm()
     n = 0
     for line in lines:
         if not line.strip():
@@ -203,6 +247,6 @@ def solve_lines(
         n += 1
         result = solve_line(line, settings=settings)
         if pretty:
-            yield _pretty(result, n)
+            yield _pretty(result, n, lang)
         else:
             yield json.dumps(result, ensure_ascii=False)

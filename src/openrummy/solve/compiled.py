@@ -1,0 +1,102 @@
+"""The table solver's compiled core: is it installed, is it compiled yet, compile it now.
+
+The core (:mod:`openrummy.solve._fast`) is the Python search of :mod:`._dp` compiled by
+numba, which ships in the ``fast`` extra (``pip install 'openrummy[fast]'``, part of
+``[server]`` and ``[sim]``). Without numba the solver runs the same search in Python: the
+same answers, more slowly. numba compiles the core on its first use after an install (about
+a minute, once) and caches the machine code next to the module; later processes load it in
+about half a second. An interface that wants to say so while it happens calls
+:func:`announce_with`; ``rummy warm`` compiles ahead of time.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = [
+    "COMPILING",
+    "announce_with",
+    "available",
+    "likely_cold",
+    "warm",
+]
+
+COMPILING = (
+    "compiling the solver's core with numba (once after an install, about a minute; "
+    "'rummy warm' does it ahead of time)…"
+)
+"""What an interface says while the core compiles."""
+
+_announcer: list[Callable[[str], None]] = []
+
+
+@functools.cache
+def available() -> bool:
+    """True when numba is installed (the ``fast`` extra), so the compiled core can run."""
+    from openrummy.extras import missing
+
+    return not missing("fast")
+
+
+def _cache_dirs() -> list[Path]:
+    # numba writes to NUMBA_CACHE_DIR when it is set, else beside the module
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    return [Path(custom)] if custom else [Path(__file__).with_name("__pycache__")]
+
+
+def likely_cold() -> bool:
+    """True when numba is installed but has not cached the core for its current source
+    (a fresh install, or an edited ``_fast.py``). A cheap look at the cache files, without
+    importing numba; :func:`announce_with` still catches a compile this misses."""
+    if not available():
+        return False
+    source = Path(__file__).with_name("_fast.py")
+    try:
+        changed = source.stat().st_mtime
+    except OSError:
+        return False
+    for folder in _cache_dirs():
+        for index in folder.rglob("_fast._ask-*.nbi") if folder.is_dir() else ():
+            if index.stat().st_mtime >= changed:
+                return False
+    return True
+
+
+def announce_with(say: Callable[[str], None]) -> None:
+    """Call ``say(COMPILING)`` once, when numba starts compiling the core in this process
+    (and at once if the cache looks cold). Loading a cached core says nothing."""
+    if _announcer:
+        return
+    spoken: list[bool] = []
+
+    def once(message: str) -> None:
+        if not spoken:
+            spoken.append(True)
+            say(message)
+
+    _announcer.append(once)
+    if likely_cold():
+        once(COMPILING)
+
+
+def on_compile() -> None:
+    """Called by :mod:`._fast` when numba starts a compile."""
+    for say in _announcer:
+        say(COMPILING)
+
+
+def warm() -> float:
+    """Compile (or load from the cache) the whole core now; the seconds it took.
+
+    Raises :class:`ModuleNotFoundError` when numba is not installed."""
+    if not available():
+        raise ModuleNotFoundError("numba is not installed", name="numba")
+    started = time.perf_counter()
+    from openrummy.solve import _fast
+
+    _fast.warm()
+    return time.perf_counter() - started
