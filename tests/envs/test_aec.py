@@ -240,3 +240,24 @@ def test_win_loss_reward() -> None:
     assert outcome is not None
     for i, a in enumerate(env.possible_agents):
         assert env._cumulative_rewards[a] == (1.0 if i in outcome.winners else -1.0)
+
+
+def test_a_match_episode_pays_each_round_and_observes_the_standings() -> None:
+    env = RummyEnv(
+        "indian13", {"match.format": "POOL", "pool.threshold": 101}, unit="match", players=2
+    )
+    env.reset(seed=1)
+    rng = random.Random(1)
+    while not env.match.rounds:
+        _masked_random_steps(env, rng, 1)
+    assert not env.match.is_over and not any(env.terminations.values())
+    totals = env.match.totals
+    sl = env.layout.slices()
+    for seat, agent in enumerate(env.possible_agents):
+        observed = env.observe(agent)["observation"][sl["standings"]]
+        assert observed.tolist() == [totals[seat], totals[1 - seat]]
+        assert env._cumulative_rewards[agent] == totals[1 - seat] - totals[seat]
+    assert env.render() is None
+    ansi = RummyEnv("indian13", render_mode="ansi")
+    ansi.reset(seed=1)
+    assert (ansi.render() or "").startswith("indian13")

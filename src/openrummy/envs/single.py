@@ -99,7 +99,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Floats | Mask], dict[str, Any]]:
         super().reset(seed=seed)
-        while True:
+        for _ in range(1000):
             self.aec.reset(seed=int(self.np_random.integers(0, 2**63 - 1)))
             n = self.aec.players
             self.seat = (
@@ -117,6 +117,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
             # no decision: deal again.
             if not self.aec.match.is_over and self.aec.steps < self.aec.max_steps:
                 return self._observe(), self._info()
+        raise ConfigError(
+            f"in 1000 deals seat {self.seat} never got to move within {self.aec.max_steps} steps"
+        )
 
     def step(
         self, action: np.int64 | int
