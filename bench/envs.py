@@ -7,7 +7,7 @@ A step is one action of the engine (every seat's, the bots' in the batched singl
 runs too). Each step of the unbatched runs reads the observation and the mask of the seat
 to move, as a learner would.
 
-Targets (issue 23): Indian 13-card unbatched at least OpenSpiel gin_rummy's decisions/s;
+Targets: Indian 13-card unbatched at least OpenSpiel gin_rummy's decisions/s;
 manipulation macro actions at least 1k steps/s.
 
     .venv/bin/python bench/envs.py            # full run
