@@ -106,3 +106,17 @@ def test_evaluate_mirrors_deals_and_reports_a_wilson_interval() -> None:
     assert strong.win_rate > weak.win_rate
     with pytest.raises(ConfigError):
         evaluate("simple", deals=0)
+
+
+def test_gymnasium_ids_make_the_single_agent_envs() -> None:
+    from openrummy.envs import GYMNASIUM_IDS
+
+    assert set(GYMNASIUM_IDS) <= set(gymnasium.registry)
+    env = gymnasium.make("openrummy/Indian10-v0", opponents="simple", seat=1)
+    obs, info = env.reset(seed=2)
+    inner = env.unwrapped
+    assert isinstance(inner, SingleAgentEnv)
+    assert info["seat"] == 1 and inner.aec.rules.name == "indian10"
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(action)
+    env.close()
