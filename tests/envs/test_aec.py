@@ -261,3 +261,30 @@ def test_a_match_episode_pays_each_round_and_observes_the_standings() -> None:
     ansi = RummyEnv("indian13", render_mode="ansi")
     ansi.reset(seed=1)
     assert (ansi.render() or "").startswith("indian13")
+
+
+@pytest.mark.parametrize("preset", ["indian13", "indian10"])
+def test_the_declaration_shortcut_gives_the_engines_full_menu(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one least-deadwood search that rules declarations out leaves the menu the engine's
+    listing gives (with its declaration search for every finish card)."""
+    from openrummy.envs import _spaces
+
+    rng = random.Random(sample_seed() + 2)
+    checked = 0
+    for game_seed in range(4):
+        env = RummyEnv(preset)
+        env.reset(seed=rng.randrange(10**6) + game_seed)
+        for _ in range(30):
+            if env.match.is_over:
+                break
+            quick = {k: str(v) for k, v in _spaces.menu(env.match, 8).actions.items()}
+            with monkeypatch.context() as m:
+                m.setattr(_spaces, "_may_declare", lambda game: True)
+                full = {k: str(v) for k, v in _spaces.menu(env.match, 8).actions.items()}
+            assert quick == full
+            checked += 1
+            choices = [k for k in full if k != 2] or list(full)  # no drops: longer hands
+            env.play(env.action_menu().actions[rng.choice(choices)])
+    assert checked > 60

@@ -34,6 +34,7 @@ from openrummy.games.indian import IndianGame, IndianPhase, SeatStatus
 from openrummy.games.manipulation import ManipulationGame, Phase
 from openrummy.games.views import ManipulationView, View
 from openrummy.rules import IndianRules, Rules
+from openrummy.solve.hand import _CREDIT_GOALS, _min_deadwood, declaration_goal
 
 __all__ = [
     "CARD_KINDS",
@@ -185,6 +186,26 @@ def encode(view: View, lay: ObservationLayout, deck: Floats) -> Floats:
     return obs
 
 
+def _may_declare(game: IndianGame) -> bool:
+    """False when no declaration is possible now, found with one least-deadwood search.
+
+    A valid declaration with finish card ``f`` groups the other cards completely and (when
+    the declaration's goal includes the loser's meld-credit goal) meets that goal, so the
+    least deadwood of the whole hand is at most ``f``'s value. The 21-card counting forms
+    need no melds: there, and in any other phase, the engine's own listing decides.
+    """
+    rules = game.rules
+    if game.phase is not IndianPhase.DISCARD or rules.is_v21:
+        return True
+    credit = rules.scoring.loser_meld_credit
+    if not declaration_goal(rules).includes(_CREDIT_GOALS[credit]):
+        return True
+    hand = game.hands[game.current]
+    wilds = game.wilds
+    most = max(rules.hand_value([c], wilds) for c in hand)
+    return _min_deadwood(hand, rules, wilds, credit).raw <= most
+
+
 # -- action menus ----------------------------------------------------------------------------
 
 DRAW, TAKE, PASS_OR_DROP, END_OR_SHOW = 0, 1, 2, 3
@@ -221,6 +242,15 @@ def menu(match: Match, plays: int) -> ActionMenu:
     manipulation games up to ``plays`` candidate plays (the solver's best first)."""
     seat = match.current
     actions: dict[int, Action] = {}
+    game = match.game
+    if isinstance(game, IndianGame) and not _may_declare(game):
+        # No finish card can make a declaration: list the rest without the hand solver's
+        # declaration search for every card.
+        for card in sorted(set(game.hands[game.current]), key=Card.sort_key):
+            discard = Discard(seat, card)
+            if match.is_legal(discard):
+                actions[DISCARD0 + card.index] = discard
+        return ActionMenu(seat, actions)
     for action in match.legal_actions():
         if isinstance(action, Draw):
             actions[DRAW] = action
