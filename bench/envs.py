@@ -12,6 +12,7 @@ manipulation macro actions at least 1k steps/s.
 
     .venv/bin/python bench/envs.py            # full run
     .venv/bin/python bench/envs.py --quick    # fewer steps
+    .venv/bin/python bench/envs.py --no-batched   # one core only
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ def rlcard_gin(steps: int) -> float | str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer steps")
+    parser.add_argument("--no-batched", action="store_true", help="the unbatched runs only")
     args = parser.parse_args()
     steps = 300 if args.quick else 2000
     workers = os.cpu_count() or 1
@@ -137,8 +139,8 @@ def main() -> None:
     rates: dict[str, float] = {}
     for label, preset in FAMILIES:
         rates[preset] = unbatched(preset, steps)
-        fast = batched(preset, steps, workers)
-        print(f"{label:32} {rates[preset]:12.0f} {fast:10.0f}")
+        fast = "-" if args.no_batched else f"{batched(preset, steps, workers):.0f}"
+        print(f"{label:32} {rates[preset]:12.0f} {fast:>10}")
     gin = openspiel_gin(steps * 5)
     if isinstance(gin, str):
         print(f"OpenSpiel gin_rummy: {gin}")
