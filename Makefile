@@ -12,7 +12,7 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray,tui]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray,tui,rl,openspiel]'
 	touch $(STAMP)
 
 # The server alone (make run): its own environment with the server extra and nothing else

@@ -9,6 +9,8 @@ comes with an extra (``pip install 'openrummy[server]'``)::
     sim       rummy simulate: ratings (openskill) and charts (matplotlib) (and fast)
     ray       simulate --backend ray on a cluster
     tui       rummy play: the terminal table (Textual) (and fast)
+    rl        openrummy.envs: Gymnasium and PettingZoo environments (and fast)
+    openspiel openrummy.envs.openspiel: the games as OpenSpiel games (and rl)
     docs      make docs: mkdocs and mkdocstrings
     dev       the test and lint tools
 
@@ -38,6 +40,8 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "sim": ("openskill", "matplotlib"),
     "ray": ("ray",),
     "tui": ("textual",),
+    "rl": ("gymnasium", "pettingzoo"),
+    "openspiel": ("pyspiel",),
 }
 """Each extra and the modules it brings (the ones OpenRummy imports)."""
 
