@@ -26,6 +26,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help and usage errors: rich's renderer costs more start-up than the rest of
+    # ``rummy --help`` together.
+    rich_markup_mode=None,
 )
 
 OptionList = Annotated[

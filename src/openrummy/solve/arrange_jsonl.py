@@ -170,10 +170,12 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
 def _from_notation(text: str) -> dict[str, object]:
     """A request object from a position in notation (the seat's hand and the indicator)."""
     from openrummy.position import Position
+    from openrummy.solve.jsonl import require_fields
 
     p = Position.parse(text)
     if not isinstance(p.rules, IndianRules):
         raise RummyError(f"{p.game} is not an Indian Rummy game: use rummy solve")
+    require_fields(text, ("hand",))
     return {
         "game": p.game,
         "options": dict(p.options),

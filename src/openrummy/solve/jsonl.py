@@ -115,7 +115,17 @@ def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card],
     rules = p.rules
     if not isinstance(rules, ManipulationRules):
         raise NotationError(f"{p.game!r} is not a manipulation game: use rummy arrange")
+    require_fields(text, ("hand", "table"))
     return rules, list(p.table), list(p.hand), p.seat in p.opened
+
+
+def require_fields(text: str, names: Iterable[str]) -> None:
+    """A position given to the solver names its hand and table (``-`` when empty): left
+    out, they would be taken as empty, which is rarely what was meant."""
+    given = {field.split(maxsplit=1)[0] for field in text.split("|")[1:] if field.strip()}
+    for name in names:
+        if name not in given:
+            raise NotationError(f"the position needs a {name} field ('{name} -' if it is empty)")
 
 
 def json_error(error: json.JSONDecodeError) -> str:
