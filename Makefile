@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test test-exhaustive lint bench clean setup browser warm docs
+.PHONY: run test test-exhaustive test-js lint bench clean setup browser warm docs
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -50,14 +50,19 @@ lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
+# The web client's logic that needs no browser (cards, texts, the turn being built), with
+# node's own test runner; the browser tests (tests/e2e) keep what needs a page.
+test-js: $(NODE_STAMP)
+	node --test tests/js/*.test.mjs
+
 # The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
 # fresh random sample against the references; tests marked slow are left to test-exhaustive.
-test: lint docs browser warm
+test: lint docs test-js browser warm
 	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=20
 
 # Everything, the full seeded cross-checks and the long server games included: run it before
 # changing solve/ or a game engine (see docs/testing.md).
-test-exhaustive: lint docs browser warm
+test-exhaustive: lint docs test-js browser warm
 	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP) warm

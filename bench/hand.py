@@ -74,6 +74,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     n13, n21, n14 = (500, 100, 100) if args.quick else (5000, 1000, 500)
     r13, r21 = find_preset("indian13"), find_preset("indian21")
+    assert isinstance(r13, IndianRules) and isinstance(r21, IndianRules)
 
     workloads: list[tuple[str, Sequence[Job], Callable[[list[Card], Wilds], object], str]] = [
         (

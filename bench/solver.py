@@ -295,6 +295,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     sizes: list[int] = args.sizes
     rules = find_preset("rummikub")
+    assert isinstance(rules, ManipulationRules)
     optimum = load_reference()
     mod = _load_theirs(not args.no_install)
     theirs = Theirs(mod) if mod is not None else None
@@ -367,9 +368,9 @@ def main(argv: list[str]) -> int:
     )
     for size in sizes:
         for group in ("typical", "hard"):
-            row = rows.get((size, group))
-            if row is not None:
-                print(_line(size, group, [row], opt=True))
+            found = rows.get((size, group))
+            if found is not None:
+                print(_line(size, group, [found], opt=True))
     for size in sizes:
         # both groups of a size together
         at = [r for (sz, _g), r in rows.items() if sz == size]

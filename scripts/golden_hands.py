@@ -32,8 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from helpers import indian_rules  # noqa: E402
 from helpers.hand_reference import biased_hand, milp_reference, reference  # noqa: E402
-from openrummy.rules import find_preset  # noqa: E402
 
 DEFAULT_OUT = ROOT / "tests" / "data" / "indian_hands.jsonl.gz"
 
@@ -65,7 +65,7 @@ CASES: dict[str, tuple[str, dict[str, object], int]] = {
 
 def entries(case: str) -> list[dict[str, Any]]:
     game, options, count = CASES[case]
-    rules = find_preset(game, options)
+    rules = indian_rules(game, options)
     rng = random.Random(f"golden {case}")
     out = []
     for _ in range(count):

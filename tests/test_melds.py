@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from openrummy import Card, Meld, NotationError, find_preset
+from helpers import manipulation_rules
+from openrummy import Card, Meld, NotationError
 from openrummy.cards import JOKER, Suit, parse_cards, standard_deck, tile_set
 from openrummy.melds import AceMode, MeldKind, MeldRules
 
-ROBBERS = find_preset("robbers").meld_rules
-S003 = find_preset("robbers_s003").meld_rules
-RUMMIKUB = find_preset("rummikub").meld_rules
+ROBBERS = manipulation_rules("robbers").meld_rules
+S003 = manipulation_rules("robbers_s003").meld_rules
+RUMMIKUB = manipulation_rules("rummikub").meld_rules
 # Indian rules (§1.4): ace high or low; the Indian preset lands with its own issue.
 INDIAN = MeldRules(ace_mode=AceMode.HIGH_OR_LOW, min_naturals=0)
 

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from helpers import manipulation_rules
 from openrummy._memo import by_identity
 from openrummy.melds import AceMode, MeldRules
-from openrummy.rules import find_preset
 
 
 class Key:
@@ -53,8 +53,8 @@ def test_keyword_arguments_are_refused() -> None:
 
 
 def test_rules_tables_follow_the_rules_object() -> None:
-    rules = find_preset("rummikub")
-    other = find_preset("rummikub", {"meld.ace_mode": "WRAPAROUND"})
+    rules = manipulation_rules("rummikub")
+    other = manipulation_rules("rummikub", {"meld.ace_mode": "WRAPAROUND"})
     assert rules.meld_rules is rules.meld_rules
     assert rules.meld_rules.ace_mode is AceMode.LOW_ONLY
     assert other.meld_rules.ace_mode is AceMode.WRAPAROUND

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import openrummy
+from helpers import manipulation_rules
 from openrummy.bots import make_bot, play_match
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.families import new_match
@@ -176,7 +177,7 @@ def test_illegal_actions_say_why_as_data() -> None:
     from openrummy.errors import IllegalActionError
     from openrummy.games.actions import Pass
 
-    match: Any = new_match(find_preset("robbers"), 2, seed=1)
+    match: Any = new_match(manipulation_rules("robbers"), 2, seed=1)
     with pytest.raises(IllegalActionError) as err:
         match.apply(Pass(match.current))
     why = err.value.why
@@ -210,7 +211,7 @@ def _with_labels(data: Any, cards: dict[str, str], melds: dict[str, str]) -> Any
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
     """The web page's messages.js and :func:`render` read the same catalogue the same way."""
-    messages = []
+    messages: list[dict[str, Any]] = []
     for section, key, entry in entries():
         for number in (1, 2):
             data = sample(entry["params"], number)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from helpers import indian_rules, manipulation_rules
 from openrummy import Position
 from openrummy.bots import make_bot
 from openrummy.cards import JOKER, Card, Suit
@@ -19,6 +20,7 @@ from openrummy.games.match import ManipulationMatch
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset, preset_names
 from openrummy.rules.indian import IndianRules
+from openrummy.rules.manipulation import ManipulationRules
 
 #: A few option sets per family to mix into generated positions (skipped where invalid).
 OVERRIDES: dict[str, list[dict[str, Any]]] = {
@@ -49,7 +51,11 @@ def positions(draw: st.DrawFn, name: str) -> Position:
         overrides = {}
         rules = find_preset(name)
     rnd = draw(st.randoms(use_true_random=False))
-    deck = IndianGame.full_deck(rules) if family == "indian" else ManipulationGame.full_deck(rules)
+    deck = (
+        IndianGame.full_deck(rules)
+        if isinstance(rules, IndianRules)
+        else ManipulationGame.full_deck(rules)
+    )
     rnd.shuffle(deck)
     players = draw(st.integers(rules.players.min, min(rules.players.max, 4)))
     seat = draw(st.integers(0, players - 1))
@@ -72,7 +78,7 @@ def positions(draw: st.DrawFn, name: str) -> Position:
                 items[1] = MeldItem(JOKER, cards[1])
             table.append(Meld(tuple(items)))
     indicator = deck.pop() if family == "indian" else None
-    size = rules.deal.hand_size if family == "indian" else rules.hand_size(players)
+    size = rules.deal.hand_size if isinstance(rules, IndianRules) else rules.hand_size(players)
     sizes = [draw(st.integers(0, size + 1)) for _ in range(players)]
     dropped: list[int] = []
     if family == "indian" and players > 2 and draw(st.booleans()):
@@ -82,7 +88,7 @@ def positions(draw: st.DrawFn, name: str) -> Position:
     hand = [deck.pop() for _ in range(sizes[seat])]
     known = draw(st.integers(0, 5))
     discard = [deck.pop() for _ in range(known)]
-    if family == "manipulation" and not rules.discard_pile.enabled:
+    if isinstance(rules, ManipulationRules) and not rules.discard_pile.enabled:
         deck.extend(discard)
         discard, known = [], 0
     discard_size = known + (draw(st.integers(0, 3)) if known and family == "manipulation" else 0)
@@ -130,8 +136,9 @@ def test_positions_round_trip_for_every_preset(name: str, data: st.DataObject) -
 
 def _match(name: str, players: int, seed: int) -> Any:
     rules = find_preset(name)
-    cls = IndianMatch if rules.family == "indian" else ManipulationMatch
-    return cls(rules, players, seed=seed)
+    if isinstance(rules, IndianRules):
+        return IndianMatch(rules, players, seed=seed)
+    return ManipulationMatch(rules, players, seed=seed)
 
 
 @pytest.mark.parametrize("name", preset_names())
@@ -285,7 +292,7 @@ def test_random_text_never_crashes(parts: list[str], text: str) -> None:
 
 
 def test_from_view_needs_a_seat() -> None:
-    game = ManipulationGame(find_preset("robbers"), 2, seed=1)
+    game = ManipulationGame(manipulation_rules("robbers"), 2, seed=1)
     with pytest.raises(IllegalActionError, match="no seat 2"):
         Position.from_game(game, 2)
     with pytest.raises(NotationError, match="spectator"):
@@ -294,7 +301,7 @@ def test_from_view_needs_a_seat() -> None:
 
 
 def test_position_in_a_pool_round_that_leaves_a_seat_out() -> None:
-    rules = find_preset("indian13", {"match.format": "POOL", "pool.threshold": 101})
+    rules = indian_rules("indian13", {"match.format": "POOL", "pool.threshold": 101})
     match = IndianMatch(rules, 4, seed=2, standings={"totals": [0, 120, 30, 90], "eliminated": [1]})
     p = Position.from_game(match, 2)  # match seat 2 sits at seat 1 of the three-seat round
     assert p.seat == 1 and p.players == 3 and Position.parse(str(p)) == p

@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from helpers import manipulation_rules
 from openrummy.bots import SimpleBot, play_match
 from openrummy.cards import parse_cards
 from openrummy.errors import RecordError
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
 from openrummy.record import GameRecord, load_record
-from openrummy.rules import find_preset
 
 
 def finished(name: str = "robbers_s003", seed: int = 3, **options: object) -> ManipulationMatch:
-    rules = find_preset(name, options)
+    rules = manipulation_rules(name, options)
     match = ManipulationMatch(rules, 3, seed=seed)
     play_match(match, [SimpleBot(rules)] * 3)
     return match
@@ -36,7 +36,7 @@ def test_record_round_trip_and_replay() -> None:
 
 
 def test_stacked_decks_replay() -> None:
-    rules = find_preset("robbers_s003")
+    rules = manipulation_rules("robbers_s003")
     deck = ManipulationGame.full_deck(rules)[::-1]
     match = ManipulationMatch(rules, 2, seed=0, decks=[deck], first_dealer=1)
     assert match.game.hands[0][0] == deck[0]

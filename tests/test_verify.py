@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from helpers import manipulation_rules
 from openrummy.bots import make_bot, play_match
 from openrummy.cards import Card
 from openrummy.cli import app
@@ -241,6 +242,7 @@ def test_a_record_from_before_outcomes_carried_their_decision_verifies() -> None
     )
     check = verify_deal(older, published(older))
     assert check.ok, check.problems
+    assert older.result is not None
     forged = dataclasses.replace(older, result={**older.result, "winners": [9]})
     assert "result:" in problems(forged)
 
@@ -256,7 +258,9 @@ def test_a_relabelled_preset_fails(tmp_path: Path) -> None:
     # Robbers' Rummy and Vatikan (S000) have the same rules: the deal alone cannot tell them
     # apart, the commitment to the deal terms does.
     rec = honest()
-    assert find_preset("vatikan_s000").describe_differences(find_preset("robbers")) == {}
+    assert (
+        manipulation_rules("vatikan_s000").describe_differences(manipulation_rules("robbers")) == {}
+    )
     relabelled = dataclasses.replace(rec, game="vatikan_s000")
     found = problems(relabelled)
     assert "game: the record says 'vatikan_s000', the commitment was made for 'robbers'" in found

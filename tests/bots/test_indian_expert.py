@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from helpers import indian_rules
 from openrummy.bots import make_bot
 from openrummy.bots.indian import indian_view
 from openrummy.bots.indian_ladder import IndianExpertBot, _read
 from openrummy.games.indian import IndianMatch
-from openrummy.rules import find_preset
 from openrummy.solve.hand import analyse_draw
 
 
@@ -16,7 +16,7 @@ def test_the_look_ahead_is_the_mean_over_every_unseen_card() -> None:
     """At the expert's throws in real games, the look-ahead of each candidate hand equals
     the mean, over every unseen card *counted with its copies*, of the full draw analysis's
     answer (0 where the hand then declares, else the deadwood after the best throw)."""
-    rules = find_preset("indian13")
+    rules = indian_rules("indian13")
     checked = 0
     for seed in range(3):
         match = IndianMatch(rules, 2, seed=seed)

@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 
+from helpers import indian_rules, manipulation_rules
 from helpers.e2e import Server, drag, new_page, shot
 from openrummy.cards import Card
 from openrummy.games.families import new_match
 from openrummy.melds import Meld
-from openrummy.rules import find_preset
 from openrummy.solve import best_play
 
 RUMMIKUB_SEED = "e2e-rummikub-5"
@@ -61,7 +61,7 @@ def build_meld(page: Any, cards: list[str]) -> None:
 
 
 def test_rummikub_two_people(server: Server, browser: Any) -> None:
-    rules = find_preset("rummikub")
+    rules = manipulation_rules("rummikub")
     match: Any = new_match(rules, 2, seed=RUMMIKUB_SEED)
     starter = match.current
     hand = list(match.game.hands[starter])
@@ -164,7 +164,7 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
 
 
 def test_robbers_against_bots_with_joker_swap(server: Server, browser: Any) -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     match: Any = new_match(rules, 4, seed=ROBBERS_SEED)
     hand = list(match.game.hands[0])
     assert hand.count(Card.parse("JK")) >= 2 and Card.parse("6S") in hand
@@ -243,7 +243,7 @@ def _declaring_turn() -> int:
     suggests (draw from the stock, throw what auto-arrange suggests)."""
     from openrummy.bots import make_bot
 
-    rules = find_preset("indian13")
+    rules = indian_rules("indian13")
     match: Any = new_match(rules, 2, seed=INDIAN_SEED)
     bots = [make_bot("simple", rules, 0) for _ in range(2)]
     turn = 0

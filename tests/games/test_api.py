@@ -56,7 +56,7 @@ def fingerprint(x: Game | Match) -> str:
 
 
 def round_of(x: Game | Match) -> Game:
-    return x if not hasattr(x, "game") else x.game  # type: ignore[union-attr,return-value]
+    return x if not hasattr(x, "game") else x.game
 
 
 def random_actions(x: Game | Match, rng: random.Random, n: int) -> Iterator[Action]:
@@ -79,7 +79,8 @@ def random_actions(x: Game | Match, rng: random.Random, n: int) -> Iterator[Acti
         elif roll == 2:
             yield Discard(s, card)
         elif roll == 3:
-            yield rng.choice([Pass(s), EndTurn(s), Abandon(s), Drop(s)])
+            ends: list[Action] = [Pass(s), EndTurn(s), Abandon(s), Drop(s)]
+            yield rng.choice(ends)
         elif roll in (4, 5, 6):
             # a careless play: a few hand cards added to a meld, or laid alone
             picked = rng.sample(hand, min(len(hand), rng.randint(1, 3)))

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from helpers import cards, melds
+from helpers import cards, manipulation_rules, melds
 from openrummy.games.actions import Draw, Play
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
-from openrummy.rules import find_preset
 
 STOCK = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC"
 
@@ -26,7 +25,7 @@ def finish_round(match: ManipulationMatch, winner: int, losers: dict[int, str]) 
 
 
 def test_T27_match_tie_break_by_rounds_won() -> None:
-    match = ManipulationMatch(find_preset("robbers"), 3, seed=1)
+    match = ManipulationMatch(manipulation_rules("robbers"), 3, seed=1)
     finish_round(match, 0, {1: "KS", 2: "KS"})
     finish_round(match, 0, {1: "KS", 2: "KS"})
     finish_round(match, 1, {0: "KS KH", 2: "KS KH 10D 5D"})
@@ -39,7 +38,7 @@ def test_T27_match_tie_break_by_rounds_won() -> None:
 
 
 def test_T27_extra_round_among_the_tied_players() -> None:
-    match = ManipulationMatch(find_preset("robbers"), 3, seed=1)
+    match = ManipulationMatch(manipulation_rules("robbers"), 3, seed=1)
     finish_round(match, 0, {1: "KS", 2: "KS"})
     finish_round(match, 0, {1: "KS", 2: "KS"})
     finish_round(match, 1, {0: "KS", 2: "KS KH 5D"})
@@ -58,7 +57,7 @@ def test_T27_extra_round_among_the_tied_players() -> None:
 
 
 def test_T28_first_to_three_outs() -> None:
-    rules = find_preset("robbers", **{"match.format": "FIRST_TO_N_OUTS"})
+    rules = manipulation_rules("robbers", **{"match.format": "FIRST_TO_N_OUTS"})
     match = ManipulationMatch(rules, 3, seed=2)
     finish_round(match, 1, {0: "KS", 2: "KS"})
     finish_round(match, 0, {1: "AS AH AD AC JK JK", 2: "KS"})
@@ -71,11 +70,11 @@ def test_T28_first_to_three_outs() -> None:
 
 
 def test_single_round_format_and_automatic_rounds() -> None:
-    match = ManipulationMatch(find_preset("robbers_s003"), 2, seed=3)
+    match = ManipulationMatch(manipulation_rules("robbers_s003"), 2, seed=3)
     finish_round(match, 1, {0: "KS"})
     assert match.outcome is not None and match.outcome.winners == (1,)
 
-    match = ManipulationMatch(find_preset("robbers"), 4, seed=4)
+    match = ManipulationMatch(manipulation_rules("robbers"), 4, seed=4)
     finish_round(match, 0, {1: "KS", 2: "KH", 3: "KD"})
     assert match.round_index == 1 and match.outcome is None
     assert [len(h) for h in match.game.hands] == [11, 11, 11, 11]  # the next round was dealt
@@ -83,7 +82,7 @@ def test_single_round_format_and_automatic_rounds() -> None:
 
 
 def test_dealer_rotates_clockwise() -> None:
-    match = ManipulationMatch(find_preset("robbers"), 4, seed=9)
+    match = ManipulationMatch(manipulation_rules("robbers"), 4, seed=9)
     dealt_by = [match.game.dealer]
     for _ in range(3):
         # The test ends each round from a position whose dealer sits right of the winner,
@@ -96,7 +95,7 @@ def test_dealer_rotates_clockwise() -> None:
 
 
 def test_rummikub_highest_total_and_target_score() -> None:
-    rules = find_preset("rummikub", **{"match.target_score": 40})
+    rules = manipulation_rules("rummikub", **{"match.target_score": 40})
     match = ManipulationMatch(rules, 2, seed=5)
     assert all(len(h) == 14 for h in match.game.hands)
     match.game = ManipulationGame.from_position(
@@ -123,20 +122,20 @@ def test_match_rejects_actions_after_the_end_and_from_absent_seats() -> None:
 
     from openrummy.errors import IllegalActionError
 
-    match = ManipulationMatch(find_preset("robbers_s003"), 2, seed=3)
+    match = ManipulationMatch(manipulation_rules("robbers_s003"), 2, seed=3)
     finish_round(match, 0, {1: "KS"})
     with pytest.raises(IllegalActionError, match="over"):
         match.apply(Draw(1))
 
 
 def test_first_dealer_is_cut_from_the_seed() -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     dealers = {ManipulationMatch(rules, 4, seed=s).first_dealer for s in range(40)}
     assert dealers == {0, 1, 2, 3}
     assert (
         ManipulationMatch(rules, 4, seed=7).first_dealer
         == ManipulationMatch(rules, 4, seed=7).first_dealer
     )
-    rummikub = find_preset("rummikub")
+    rummikub = manipulation_rules("rummikub")
     m = ManipulationMatch(rummikub, 3, seed=2)
     assert m.game.current == (m.first_dealer + 1) % 3  # the highest tile starts

@@ -14,7 +14,7 @@ from openrummy.games.indian import IndianMatch
 from openrummy.games.match import ManipulationMatch
 from openrummy.games.standings import Standings
 from openrummy.record import GameRecord, load_record
-from openrummy.rules import find_preset
+from openrummy.rules import IndianRules, find_preset
 from openrummy.rules.common import MatchFormat
 
 RECORDS = Path(__file__).parent / "records"
@@ -35,8 +35,11 @@ FORMATS: list[tuple[str, dict[str, Any], int, int]] = [
 
 def _play(preset: str, options: dict[str, Any], players: int, seed: int, **kw: Any) -> Any:
     rules = find_preset(preset, options)
-    cls = IndianMatch if rules.family == "indian" else ManipulationMatch
-    match = cls(rules, players, seed=seed, **kw)
+    match: IndianMatch | ManipulationMatch = (
+        IndianMatch(rules, players, seed=seed, **kw)
+        if isinstance(rules, IndianRules)
+        else ManipulationMatch(rules, players, seed=seed, **kw)
+    )
     play_match(match, [make_bot("simple", rules, seed + i) for i in range(players)])
     return match
 
@@ -80,8 +83,10 @@ def test_records_with_the_earlier_pool_names_replay(name: str, threshold: int) -
     assert record.options == {"match.format": f"POOL_{threshold}"}
     match = record.replay()  # checks the recorded result too
     assert match.rules.match.format is MatchFormat.POOL
-    assert match.rules.pool_threshold == threshold
-    assert match.outcome.decided_by == f"last player under {threshold}"
+    assert isinstance(match.rules, IndianRules) and match.rules.pool_threshold == threshold
+    assert (
+        match.outcome is not None and match.outcome.decided_by == f"last player under {threshold}"
+    )
     # Written again, the record uses today's names and still replays.
     rewritten = GameRecord.from_match(match, record.players)
     assert rewritten.options == {"match.format": "POOL", "pool.threshold": threshold} or (
@@ -180,9 +185,11 @@ def test_impossible_standings_are_refused(
     preset: str, options: dict[str, Any], players: int, standings: Any, message: str
 ) -> None:
     rules = find_preset(preset, options)
-    cls = IndianMatch if rules.family == "indian" else ManipulationMatch
     with pytest.raises(ConfigError, match=message):
-        cls(rules, players, seed=1, standings=standings)
+        if isinstance(rules, IndianRules):
+            IndianMatch(rules, players, seed=1, standings=standings)
+        else:
+            ManipulationMatch(rules, players, seed=1, standings=standings)
 
 
 def test_standings_json_round_trip() -> None:

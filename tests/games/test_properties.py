@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import hidden_shuffled
+from helpers import hidden_shuffled, manipulation_rules
 from openrummy.bots import RandomBot, SimpleBot, make_bot, play_match
 from openrummy.cards import Card
 from openrummy.games.actions import Play
@@ -114,7 +114,7 @@ def test_random_games_keep_every_invariant(
 
 
 def test_full_match_replays_identically() -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     match = ManipulationMatch(rules, 4, seed=11)
     from openrummy.bots import play_match
 

@@ -13,11 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import hidden_shuffled
+from helpers import hidden_shuffled, indian_rules
 from openrummy.bots import make_bot
 from openrummy.games.indian import IndianMatch
 from openrummy.record import GameRecord
-from openrummy.rules import find_preset
 
 FORMATS: dict[str, tuple[str, dict[str, Any]]] = {
     "indian13-points": ("indian13", {}),
@@ -57,7 +56,7 @@ def test_random_indian_games_keep_every_invariant(
     name: str, seed: int, players: int, mix: int
 ) -> None:
     preset, options = FORMATS[name]
-    rules = find_preset(preset, options)
+    rules = indian_rules(preset, options)
     if preset == "indian21":
         players = min(players, 4)
     match = IndianMatch(rules, players, seed=seed)
@@ -90,7 +89,7 @@ def test_random_indian_games_keep_every_invariant(
 
 
 def test_pool_101_between_four_simple_bots_plays_to_one_winner_and_replays() -> None:
-    rules = find_preset("indian13", **{"match.format": "POOL_101"})
+    rules = indian_rules("indian13", **{"match.format": "POOL_101"})
     match = IndianMatch(rules, 4, seed=21)
     from openrummy.bots import play_match
 
@@ -116,7 +115,7 @@ LADDER_CASES = [
 @pytest.mark.parametrize(("name", "seed"), LADDER_CASES)
 def test_ladder_bots_play_legal_games(name: str, seed: int) -> None:
     preset, options = FORMATS[name]
-    rules = find_preset(preset, options)
+    rules = indian_rules(preset, options)
     from openrummy.bots import play_match
 
     match = IndianMatch(rules, 3, seed=seed)

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import cards, melds
+from helpers import cards, indian_rules, melds
 from openrummy.cards import Card
 from openrummy.errors import IllegalActionError
 from openrummy.games.actions import Declare, Discard, Draw, Drop, Show, TakeDiscard
 from openrummy.games.indian import HandEnd, IndianGame, IndianMatch, IndianPhase, SeatStatus
-from openrummy.rules import find_preset
 
-INDIAN13 = find_preset("indian13")
+INDIAN13 = indian_rules("indian13")
 I01_HAND = "4S 5S 6S 8H JK 10H 7C 7D 7H KS KH KD KC"
 I01_GROUPS = ("[4S 5S 6S]", "[8H JK=9H 10H]", "[7C 7D 7H]", "[KS KH KD KC]")
 I02_HAND = "4S 5S 6S 7C 7D 7H 10S 10H 10D 10C KS KH KD"
@@ -72,7 +71,7 @@ def test_I02_invalid_declaration_penalty_and_play_goes_on() -> None:
     ("credit", "score"), [("TWO_SEQ_ONE_PURE", 80), ("PURE_ONLY", 0), ("ANY_MELD", 0)]
 )
 def test_I03_the_invalid_hand_as_a_losers_hand(credit: str, score: int) -> None:
-    rules = find_preset("indian13", **{"scoring.loser_meld_credit": credit})
+    rules = indian_rules("indian13", **{"scoring.loser_meld_credit": credit})
     p1 = "4C 5C 6C 7H 8H JK 10H 3D 3H 3C QS QH QC"
     p2 = "2S 3S 8S 9S JS 2H 5H 6H 9H JH 9D 8D 6D"
     game = hand(rules, [p1, p2, I02_HAND], stock="9C")
@@ -89,7 +88,7 @@ def test_I03_the_invalid_hand_as_a_losers_hand(credit: str, score: int) -> None:
 
 
 def test_I09_drop_penalties() -> None:
-    rules = find_preset("indian13")
+    rules = indian_rules("indian13")
     game = IndianGame(rules, 4, seed=5, dealer=3)
     assert game.current == 0
 
@@ -115,7 +114,7 @@ def test_I09_drop_penalties() -> None:
 
 def test_I14_pool_101_threshold() -> None:
     for elimination, out in (("REACH", True), ("EXCEED", False)):
-        rules = find_preset(
+        rules = indian_rules(
             "indian13", **{"match.format": "POOL_101", "pool.elimination": elimination}
         )
         match = IndianMatch(rules, 3, seed=2, first_dealer=2)
@@ -136,7 +135,7 @@ def test_I15_pool_201_drop_values_in_play(drop_values: str | None, first: int, m
     options: dict[str, object] = {"match.format": "POOL_201"}
     if drop_values:
         options["pool.drop_values_201"] = drop_values
-    rules = find_preset("indian13", options)
+    rules = indian_rules("indian13", options)
     match = IndianMatch(rules, 3, seed=4, first_dealer=2)
     match.apply(Draw(0))
     match.apply(Discard(0, match.game.hands[0][-1]))
@@ -150,7 +149,7 @@ def test_I15_pool_201_drop_values_in_play(drop_values: str | None, first: int, m
 
 
 def test_I16_paplu_bonus() -> None:
-    rules = find_preset("indian13", **{"paplu.enabled": True})
+    rules = indian_rules("indian13", **{"paplu.enabled": True})
     p1 = "8H 9H 10H 2S 3S 4S 5C 5D 5S JC QC KC AC"
     p2 = "3H 4H 5H 9S 10S JS QD QH QS 9C 8D 6C 2D"
     p3 = "2H 6D 6S 8S KS AS 3C 4C 6H JH 9C 10C 4D"
@@ -194,7 +193,7 @@ def test_I19_stock_exhausted_reshuffles_the_discards_except_the_top() -> None:
     game.apply(Draw(1))
     assert game.discard_pile == [Card.parse("9D")]
     assert game.hands[1][-1] in cards("3C 10D 4H") and game.stock_size == 2
-    void = find_preset("indian13", **{"stock.on_empty": "HAND_VOID"})
+    void = indian_rules("indian13", **{"stock.on_empty": "HAND_VOID"})
     game = hand(
         void,
         ["2S 3S 8S 9S JS QS 2H 3H 5H 6H 9H JH QH", I01_HAND],
@@ -223,7 +222,7 @@ def test_I20_last_remaining_player_wins() -> None:
 
 @pytest.mark.parametrize(("arrangement", "valid"), [("SUBMITTED", False), ("AUTO", True)])
 def test_I21_declarers_grouping_is_judged_as_shown_in_play(arrangement: str, valid: bool) -> None:
-    rules = find_preset("indian13", **{"declare.arrangement": arrangement})
+    rules = indian_rules("indian13", **{"declare.arrangement": arrangement})
     game = hand(
         rules,
         [
@@ -246,7 +245,7 @@ def test_I21_declarers_grouping_is_judged_as_shown_in_play(arrangement: str, val
 
 
 def test_I13_submitted_loser_groups_jokers_score_zero() -> None:
-    rules = find_preset("indian13", **{"scoring.loser_arrangement": "SUBMITTED"})
+    rules = indian_rules("indian13", **{"scoring.loser_arrangement": "SUBMITTED"})
     p2 = "3H 4H 5H 6S 7S 8S 9S QC QD QH JK 9C 4D"
     game = hand(rules, [I01_HAND, p2], indicator="9D", stock="2D")
     game.apply(Draw(0))
@@ -263,7 +262,7 @@ def test_I13_submitted_loser_groups_jokers_score_zero() -> None:
 
 
 def test_I26_value_card_exchange_at_the_end_of_a_hand() -> None:
-    rules = find_preset("indian21")
+    rules = indian_rules("indian21")
     a = "2S 2S 3S 3S 8H 8H 9D 9D JC JC QH QH KS KS 10D 10D 4C 5C 6C AH 2H"
     b = "6C 2D 3D 4D 7S 8S 9S 10S JS QS KH AD AS 3H 4H 7H 9H 10H JH 7D 8D"
     c = "2C 3C 7C 8C 9C 10C QC KC AC 4S 6S 6H 6D JD QD KD 8C 3H 4H 7H 9H"
@@ -286,7 +285,7 @@ def test_I26_value_card_exchange_at_the_end_of_a_hand() -> None:
 
 
 def test_take_from_discard_and_restrictions() -> None:
-    rules = find_preset(
+    rules = indian_rules(
         "indian13", **{"discard.no_same_card_return": True, "discard.take_wild_from_discard": False}
     )
     game = hand(

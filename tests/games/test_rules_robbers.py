@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import cards, play, position
+from helpers import cards, manipulation_rules, play, position
 from openrummy.cards import Card
 from openrummy.errors import IllegalActionError
 from openrummy.events import EventCode
 from openrummy.games.actions import Draw, EndTurn, Pass
 from openrummy.games.manipulation import ManipulationGame, Phase, Termination
-from openrummy.rules import find_preset
 
-ROBBERS = find_preset("robbers")
+ROBBERS = manipulation_rules("robbers")
 STOCK = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC"
 
 
@@ -33,7 +32,7 @@ def test_T08_three_aces_open() -> None:
     assert result.accepted and game.opened[0]
     assert hand_text(game) == ["9C"]
 
-    low = find_preset("robbers", **{"opening.ace_value": 1})
+    low = manipulation_rules("robbers", **{"opening.ace_value": 1})
     game = position(low, ["AS AH AD 9C", "2D"], stock=STOCK, opened=False)
     result = game.apply(play(0, "[AS AH AD]"))
     assert not result.accepted and [v.code for v in result.violations] == ["C5"]
@@ -104,7 +103,7 @@ def test_T13_opening_from_hand_cards_only() -> None:
     result = game.apply(play(0, "[5S 6S 7S 8S]", "[KH KD KC]", "[QS QH QD]"))
     assert result.accepted and game.opened[0]  # A: 60 >= 40, lay-off allowed
 
-    strict = find_preset("robbers", **{"opening.allow_table_play_same_turn": False})
+    strict = manipulation_rules("robbers", **{"opening.allow_table_play_same_turn": False})
     game = position(strict, [hand, "2D"], ["[5S 6S 7S]"], stock=STOCK, opened=False)
     result = game.apply(play(0, "[5S 6S 7S 8S]", "[KH KD KC]", "[QS QH QD]"))
     assert not result.accepted and result.violations[0].code == "C5"  # A'
@@ -131,7 +130,7 @@ def test_T14_retrieve_a_joker_and_keep_it() -> None:
     game2.apply(Draw(1))
     assert game2.apply(play(0, "[7C 7D 7H JK=7S]")).accepted
 
-    reuse = find_preset("robbers", **{"joker.retrieved_disposition": "REUSE_SAME_TURN"})
+    reuse = manipulation_rules("robbers", **{"joker.retrieved_disposition": "REUSE_SAME_TURN"})
     game = position(reuse, ["7D 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     result = game.apply(play(0, "[7C 7D 7H]", retrievals=[(0, "7D", "7D")]))
     assert not result.accepted and [v.code for v in result.violations] == ["C7"]
@@ -140,7 +139,7 @@ def test_T14_retrieve_a_joker_and_keep_it() -> None:
 def test_T15_set_joker_either_missing_suit() -> None:
     game = position(ROBBERS, ["7S 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     assert game.apply(play(0, "[7C 7S 7H]", retrievals=[(0, "7D", "7S")])).accepted
-    strict = find_preset("robbers", **{"joker.set_suit_flexible": False})
+    strict = manipulation_rules("robbers", **{"joker.set_suit_flexible": False})
     game = position(strict, ["7S 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     result = game.apply(play(0, "[7C 7S 7H]", retrievals=[(0, "7D", "7S")]))
     assert not result.accepted and result.violations[0].code == "C6"
@@ -155,7 +154,7 @@ def test_T19_no_retrieval_before_opening() -> None:
 
 
 def test_T30_S003_jokers_are_reidentified_never_lifted() -> None:
-    s003 = find_preset("robbers_s003")
+    s003 = manipulation_rules("robbers_s003")
     game = position(s003, ["6S", "2D"], ["[5S JK=6S 7S]", "[9H 10H JH]"], stock=STOCK)
     result = game.apply(play(0, "[5S 6S 7S]", "[JK=8H 9H 10H JH]"))
     assert result.accepted and game.outcome is not None  # hand empty: out
@@ -207,7 +206,7 @@ def test_T21_a_play_must_include_a_hand_card() -> None:
 
 @pytest.mark.parametrize(("stock_size", "hand_after", "stock_after"), [(10, 8, 7), (2, 7, 0)])
 def test_T22_strict_failure_penalty(stock_size: int, hand_after: int, stock_after: int) -> None:
-    strict = find_preset("robbers", **{"fail.penalty_draw": 3})
+    strict = manipulation_rules("robbers", **{"fail.penalty_draw": 3})
     stock = " ".join(STOCK.split()[:stock_size])
     game = position(strict, ["2H 3H 4H 9S KD", "2D"], ["[5S 6S 7S]"], stock=stock)
     result = game.apply(play(0, "[5S 6S 7S]", "[2H 3H]"))
@@ -220,7 +219,7 @@ def test_T22_strict_failure_penalty(stock_size: int, hand_after: int, stock_afte
 
 
 def test_T23_S003_play_draw_play() -> None:
-    pdp = find_preset("robbers", **{"turn.model": "PLAY_DRAW_PLAY"})
+    pdp = manipulation_rules("robbers", **{"turn.model": "PLAY_DRAW_PLAY"})
     game = position(pdp, ["5H 6H 7H KS", "2D"], stock="8H 2C")
     assert game.apply(play(0, "[5H 6H 7H]")).accepted
     assert game.phase is Phase.PLAYED and game.current == 0
@@ -245,7 +244,7 @@ def test_T25_penalty_count() -> None:
     game = position(ROBBERS, ["5H 6H 7H", "JK AD KS 7H"], stock=STOCK)
     game.apply(play(0, "[5H 6H 7H]"))
     assert game.outcome is not None and game.outcome.scores == (0, 62)
-    eleven = find_preset("robbers", **{"scoring.ace_penalty": 11})
+    eleven = manipulation_rules("robbers", **{"scoring.ace_penalty": 11})
     game = position(eleven, ["5H 6H 7H", "JK AD KS 7H"], stock=STOCK)
     game.apply(play(0, "[5H 6H 7H]"))
     assert game.outcome is not None and game.outcome.scores == (0, 58)
@@ -255,7 +254,7 @@ def test_T25_penalty_count() -> None:
     ("scoring", "scores"), [("WINNER_ZERO", (20, 0, 52)), ("ALL_COUNT", (20, 5, 52))]
 )
 def test_T26_stalemate_after_the_stock_is_exhausted(scoring: str, scores: tuple[int, ...]) -> None:
-    rules = find_preset("robbers", **{"stalemate.scoring": scoring})
+    rules = manipulation_rules("robbers", **{"stalemate.scoring": scoring})
     game = position(rules, ["KS QS", "2C 3C", "4H 9D 9S JK"])
     for seat in range(3):
         assert Draw(seat) not in game.legal_actions()
@@ -269,7 +268,7 @@ def test_T26_stalemate_after_the_stock_is_exhausted(scoring: str, scores: tuple[
 
 
 def test_T29_joker_retrieval_bonus() -> None:
-    rules = find_preset("robbers", **{"scoring.joker_retrieval_bonus": 5})
+    rules = manipulation_rules("robbers", **{"scoring.joker_retrieval_bonus": 5})
     game = position(
         rules,
         ["6S", "2D 5C", "10H 9C 3D"],

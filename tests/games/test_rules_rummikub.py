@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import play, position
+from helpers import manipulation_rules, play, position
 from openrummy.games.actions import Pass
 from openrummy.games.manipulation import Termination
-from openrummy.rules import find_preset
 
-RUMMIKUB = find_preset("rummikub")
+RUMMIKUB = manipulation_rules("rummikub")
 POOL = "K2 K3 K4 K5 K6 K7"
 
 
@@ -54,7 +53,7 @@ def test_R09_no_table_play_on_the_initial_meld_turn() -> None:
     game = position(RUMMIKUB, [hand, "B2"], ["[B3 B4 B5]"], stock=POOL, opened=False)
     result = game.apply(play(0, "[B3 B4 B5 B6]", "[R10 R11 R12]"))
     assert not result.accepted and len(game.hands[0]) == 5 + 3
-    loose = find_preset("rummikub", **{"opening.allow_table_play_same_turn": True})
+    loose = manipulation_rules("rummikub", **{"opening.allow_table_play_same_turn": True})
     game = position(loose, [hand, "B2"], ["[B3 B4 B5]"], stock=POOL, opened=False)
     assert game.apply(play(0, "[B3 B4 B5 B6]", "[R10 R11 R12]")).accepted
 
@@ -85,7 +84,7 @@ def test_R11_reused_joker_must_go_to_a_new_meld() -> None:
     game = position(RUMMIKUB, ["R6 K1", "B2"], ["[R5 JK=R6 R7]"], stock=POOL)
     result = game.apply(play(0, "[R5 R6 R7 JK=R8]", retrievals=[(0, "R6", "R6")]))
     assert not result.accepted and [v.code for v in result.violations] == ["C7"]
-    any_meld = find_preset("rummikub", **{"joker.retrieved_disposition": "REUSE_SAME_TURN"})
+    any_meld = manipulation_rules("rummikub", **{"joker.retrieved_disposition": "REUSE_SAME_TURN"})
     game = position(any_meld, ["R6 K1", "B2"], ["[R5 JK=R6 R7]"], stock=POOL)
     assert game.apply(play(0, "[R5 R6 R7 JK=R8]", retrievals=[(0, "R6", "R6")])).accepted
 
@@ -97,7 +96,7 @@ def test_R12_the_replacing_tile_may_come_from_the_table() -> None:
     result = game.apply(play(0, *after, retrievals=[(0, "R6", "R6")], from_table=True))
     assert result.accepted and game.outcome is not None  # the rack is empty: out
 
-    sabra = find_preset(
+    sabra = manipulation_rules(
         "rummikub", **{"joker.replacement_source": "HAND", "joker.mobility": "ONLY_VIA_REPLACEMENT"}
     )
     game = position(sabra, ["B9 K9", "B2"], table, stock=POOL)
@@ -123,7 +122,7 @@ def test_R13_round_scoring() -> None:
     [("ZERO_SUM_DIFFS", (-7, 32, -14, -11)), ("RUMMIKUB_ORG", (-15, 32, -22, -19))],
 )
 def test_R14_pool_exhausted(scoring: str, scores: tuple[int, ...]) -> None:
-    rules = find_preset("rummikub", **{"stalemate.scoring": scoring})
+    rules = manipulation_rules("rummikub", **{"stalemate.scoring": scoring})
     game = position(rules, ["R7 R8", "R8", "R9 R13", "B9 B10"])
     for seat in range(4):
         game.apply(Pass(seat))

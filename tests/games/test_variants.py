@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from helpers import cards, melds, play, position
+from helpers import cards, manipulation_rules, melds, play, position
 from openrummy.cards import Card
 from openrummy.errors import ConfigError, IllegalActionError, NotationError
 from openrummy.games.actions import (
@@ -21,7 +21,6 @@ from openrummy.games.actions import (
     parse_action,
 )
 from openrummy.games.manipulation import ManipulationGame, Phase, PlayRejected
-from openrummy.rules import find_preset
 
 STOCK = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC"
 
@@ -35,7 +34,7 @@ class FakeClock:
 
 
 def test_discard_pile_variant() -> None:
-    rules = find_preset("robbers", **{"discard_pile.enabled": True})
+    rules = manipulation_rules("robbers", **{"discard_pile.enabled": True})
     game = ManipulationGame(rules, 3, seed=5)
     assert len(game.discard_pile) == 1 and game.stock_size == 108 - 39 - 1
     seat = game.current
@@ -58,7 +57,7 @@ def test_discard_pile_variant() -> None:
 
 
 def test_turn_timer_with_an_injected_clock() -> None:
-    rules = find_preset("robbers", **{"turn.time_limit_s": 120})
+    rules = manipulation_rules("robbers", **{"turn.time_limit_s": 120})
     clock = FakeClock()
     game = ManipulationGame.from_position(
         rules,
@@ -83,23 +82,23 @@ def test_turn_timer_with_an_injected_clock() -> None:
 
 
 def test_timeout_without_a_clock_is_trusted_and_needs_a_timer() -> None:
-    game = position(find_preset("robbers"), ["KS", "2D"], stock=STOCK)
+    game = position(manipulation_rules("robbers"), ["KS", "2D"], stock=STOCK)
     with pytest.raises(IllegalActionError, match="no turn timer"):
         game.apply(Timeout(0))
-    timed = find_preset("rummikub", **{"turn.time_limit_s": 60})
+    timed = manipulation_rules("rummikub", **{"turn.time_limit_s": 60})
     game = position(timed, ["R3", "B2"], stock="K2 K3 K4 K5")
     result = game.apply(Timeout(0))
     assert not result.accepted and result.drawn == 3
 
 
 def test_abandoned_manipulation_is_a_failure() -> None:
-    game = position(find_preset("rummikub"), ["R3", "B2"], stock="K2 K3 K4 K5")
+    game = position(manipulation_rules("rummikub"), ["R3", "B2"], stock="K2 K3 K4 K5")
     result = game.apply(Abandon(0))
     assert not result.accepted and result.drawn == 3 and game.current == 1
 
 
 def test_reject_mode_refuses_and_changes_nothing() -> None:
-    rules = find_preset("rummikub", **{"fail.mode": "REJECT"})
+    rules = manipulation_rules("rummikub", **{"fail.mode": "REJECT"})
     game = position(rules, ["R8 K1", "B2"], ["[R5 R6 R7]"], stock="K2 K3 K4")
     before = game.view(None)
     with pytest.raises(PlayRejected) as info:
@@ -110,7 +109,7 @@ def test_reject_mode_refuses_and_changes_nothing() -> None:
 
 
 def test_run_from_hand_opening_vatikan_pagat() -> None:
-    rules = find_preset("vatikan_pagat")
+    rules = manipulation_rules("vatikan_pagat")
     game = position(rules, ["KS KH KD 4C", "2D"], stock=STOCK, opened=False)
     result = game.apply(play(0, "[KS KH KD]"))
     assert not result.accepted and "run of at least 3" in str(result.violations[0])
@@ -119,7 +118,7 @@ def test_run_from_hand_opening_vatikan_pagat() -> None:
 
 
 def test_only_via_replacement_allows_adding_to_a_joker_meld() -> None:
-    rules = find_preset("vatikan_pagat")
+    rules = manipulation_rules("vatikan_pagat")
     game = position(rules, ["8S 2D", "2D"], ["[5S JK=6S 7S]"], stock=STOCK)
     assert game.apply(play(0, "[5S JK=6S 7S 8S]")).accepted
     game = position(rules, ["8S 2D", "2D"], ["[5S JK=6S 7S]"], stock=STOCK)
@@ -128,7 +127,7 @@ def test_only_via_replacement_allows_adding_to_a_joker_meld() -> None:
 
 
 def test_set3_requires_both_missing_suits() -> None:
-    rules = find_preset("robbers", **{"joker.set3_requires_both": True})
+    rules = manipulation_rules("robbers", **{"joker.set3_requires_both": True})
     game = position(rules, ["7D 7S", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     result = game.apply(play(0, "[7C 7D 7H]", retrievals=[(0, "7D", "7D")]))
     assert not result.accepted and "both missing suits" in str(result.violations[0])
@@ -147,7 +146,7 @@ def test_set3_requires_both_missing_suits() -> None:
     ],
 )
 def test_retrieved_joker_dispositions(disposition: str, new_meld: str, ok: bool) -> None:
-    rules = find_preset("rummikub", **{"joker.retrieved_disposition": disposition})
+    rules = manipulation_rules("rummikub", **{"joker.retrieved_disposition": disposition})
     table = ["[R5 JK=R6 R7]", "[R10 JK=R11 R12]"] if "JK=K9" in new_meld else ["[R5 JK=R6 R7]"]
     hand = "R6 B9 K9 B11 K11 R11"
     game = position(rules, [hand, "B2"], table, stock="K2 K3 K4")
@@ -158,7 +157,7 @@ def test_retrieved_joker_dispositions(disposition: str, new_meld: str, ok: bool)
 
 
 def test_owned_melds_hindu_rummy_with_stealing() -> None:
-    owned = find_preset(
+    owned = manipulation_rules(
         "robbers", **{"meld.ownership": "OWNED", "variant.lay_off_on_opponents_after_opening": True}
     )
 
@@ -192,7 +191,7 @@ def test_owned_melds_hindu_rummy_with_stealing() -> None:
     result = game.apply(play(1, "[4H 5H 6H]", "[7H 7S 7D]", "[9S 9H 9D]"))
     assert not result.accepted and [v.code for v in result.violations] == ["C2"]
 
-    closed = find_preset("robbers", **{"meld.ownership": "OWNED"})
+    closed = manipulation_rules("robbers", **{"meld.ownership": "OWNED"})
     game = game_with(closed)  # without the stealing variant opponents' melds are closed
     result = game.apply(play(1, "[5H 6H 7H 8H]", "[9S 9H 9D]"))
     assert not result.accepted and "may not be changed" in str(result.violations[0])
@@ -202,7 +201,7 @@ def test_owned_melds_hindu_rummy_with_stealing() -> None:
 
 
 def test_malformed_input_never_crashes_and_never_changes_state() -> None:
-    game = position(find_preset("robbers"), ["7D 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
+    game = position(manipulation_rules("robbers"), ["7D 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     snapshot = json.dumps(game.view(None).to_json())
     for bad in (Draw(5), Draw(-1), Pass(0), "draw", None):
         with pytest.raises(IllegalActionError):
@@ -219,7 +218,7 @@ def test_malformed_input_never_crashes_and_never_changes_state() -> None:
 
 
 def test_action_notation_round_trips() -> None:
-    game = position(find_preset("robbers"), ["7D 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
+    game = position(manipulation_rules("robbers"), ["7D 2C", "2D"], ["[7C JK=7D 7H]"], stock=STOCK)
     for text in (
         "draw",
         "pass",
@@ -236,7 +235,7 @@ def test_action_notation_round_trips() -> None:
 
 
 def test_views_are_json_and_hide_what_they_must() -> None:
-    game = ManipulationGame(find_preset("robbers"), 3, seed=2)
+    game = ManipulationGame(manipulation_rules("robbers"), 3, seed=2)
     for seat in (0, 1, 2, None):
         view = game.view(seat).to_json()
         text = json.dumps(view)
@@ -258,7 +257,7 @@ def test_views_are_json_and_hide_what_they_must() -> None:
 
 
 def test_stock_running_out_resets_pass_count_and_failures_count_as_passes() -> None:
-    game = position(find_preset("robbers"), ["KS QS", "2C 3C"], stock="9D")
+    game = position(manipulation_rules("robbers"), ["KS QS", "2C 3C"], stock="9D")
     game.apply(Draw(0))
     assert game.stock_size == 0 and game.pass_count == 0
     result = game.apply(play(1, "[2C 3C]"))
@@ -286,11 +285,11 @@ def test_inconsistent_configuration_is_refused_naming_the_option(
     options: dict[str, object], names: str
 ) -> None:
     with pytest.raises(ConfigError, match=names.replace(".", r"\.")):
-        find_preset("robbers", options)
+        manipulation_rules("robbers", options)
 
 
 def test_player_count_is_checked() -> None:
     with pytest.raises(ConfigError, match="2 to 4 players"):
-        ManipulationGame(find_preset("rummikub"), 5, seed=1)
+        ManipulationGame(manipulation_rules("rummikub"), 5, seed=1)
     with pytest.raises(ConfigError, match="deck has 2"):
-        position(find_preset("robbers"), ["KS KS KS", "2D"])
+        position(manipulation_rules("robbers"), ["KS KS KS", "2D"])

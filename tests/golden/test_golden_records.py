@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from helpers import golden
+from helpers import golden, indian_rules
 from openrummy.games.actions import action_to_json
 from openrummy.record import VERSION, GameRecord
 from openrummy.rules import find_preset, preset_names
@@ -48,7 +48,7 @@ def test_every_preset_and_match_format_is_recorded() -> None:
     }
     assert formats["indian"] == {"POINTS", "POOL", "DEALS", "FIXED_HANDS"}
     pools = {
-        find_preset(d["game"], d["options"]).pool.threshold
+        indian_rules(d["game"], d["options"]).pool.threshold
         for d in records()
         if find_preset(d["game"], d["options"]).match.format.name == "POOL"
     }
@@ -71,6 +71,7 @@ def test_a_record_replays_to_the_recorded_end(index: int) -> None:
     match = record.replay()  # raises if an action is refused or the outcome differs
     # An outcome may gain fields over time (``decision`` came later than these records);
     # every field the record holds must come out the same.
+    assert match.outcome is not None
     outcome = match.outcome.to_json()
     assert {key: outcome.get(key) for key in data["result"]} == data["result"], _label(data)
     final = data["meta"]["final"]

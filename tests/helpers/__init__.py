@@ -12,7 +12,7 @@ import gzip
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,7 +20,25 @@ from openrummy.cards import Card, parse_cards
 from openrummy.games.actions import Play, Retrieval
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
-from openrummy.rules import ManipulationRules
+from openrummy.rules import IndianRules, ManipulationRules, find_preset
+
+
+def manipulation_rules(
+    name: str, overrides: Mapping[str, object] | None = None, /, **kw: object
+) -> ManipulationRules:
+    """``find_preset`` for a manipulation game (Robbers' Rummy, Rummikub), typed as such."""
+    rules = find_preset(name, overrides, **kw)
+    assert isinstance(rules, ManipulationRules), f"{name} is not a manipulation game"
+    return rules
+
+
+def indian_rules(
+    name: str, overrides: Mapping[str, object] | None = None, /, **kw: object
+) -> IndianRules:
+    """``find_preset`` for an Indian Rummy game, typed as such."""
+    rules = find_preset(name, overrides, **kw)
+    assert isinstance(rules, IndianRules), f"{name} is not an Indian Rummy game"
+    return rules
 
 
 def cards(text: str) -> list[Card]:
@@ -92,6 +110,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 def sample_seed() -> int:
     """This run's seed for fresh random samples (drawn by tests/conftest.py)."""
     return int(os.environ[SAMPLE_SEED_VARIABLE])
+
+
+def loose(value: object) -> Any:
+    """A JSON value (``to_json()``, a server message) as a test reads it: indexed by what the
+    test expects to be there, so a wrong shape fails the test (KeyError, TypeError)."""
+    return value
 
 
 def golden(name: str) -> list[dict[str, Any]]:

@@ -16,9 +16,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from helpers import indian_rules
 from openrummy.cards import JOKER, Card, Suit, standard_deck
 from openrummy.melds import MeldKind
-from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
 from openrummy.solve.hand import Arrangement, GroupKind
 
@@ -368,7 +368,7 @@ def biased_hand(rng: random.Random, rules: IndianRules) -> tuple[list[Card], Car
 
 
 def hands(seed: int, count: int, preset: str) -> Iterator[tuple[list[Card], Wilds]]:
-    rules = find_preset(preset)
+    rules = indian_rules(preset)
     rng = random.Random(seed)
     for _ in range(count):
         hand, indicator = biased_hand(rng, rules)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from helpers import manipulation_rules
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import AceMode, Meld, MeldItem
-from openrummy.rules import find_preset
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import ManipulationRules
 
@@ -34,7 +34,7 @@ def random_rules(rng: random.Random) -> tuple[ManipulationRules, str]:
         over["meld.set_max"] = rng.choice([3, 5])
     if rng.random() < 0.03:
         over["meld.min_len"] = 4
-    rules = find_preset(name, over)
+    rules = manipulation_rules(name, over)
     if rng.random() < 0.2 and rules.opening.type.name == "POINTS":
         rules = rules.with_options(
             {"opening.allow_table_play_same_turn": not rules.opening.allow_table_play_same_turn}
@@ -182,7 +182,7 @@ def opening_position(seed: int) -> Position:
     if rng.random() < 0.25:
         name = "rummikub"
         over = {"opening.allow_table_play_same_turn": True}
-    rules = find_preset(name, over)
+    rules = manipulation_rules(name, over)
     pool = _deck(rules)
     rng.shuffle(pool)
     table = random_table(rng, rules, pool, rng.randint(0, 60))

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +265,7 @@ async def new_pg_database(cluster: Any) -> str:
     finally:
         await conn.close()
     return str(cluster.database_url(name))
+
+
+ServerFactory = Callable[..., Awaitable[Server]]
+"""The ``server_factory`` fixture: starts a server with custom settings (``make_settings``)."""

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from helpers import indian_rules
 from openrummy.cards import Card, parse_cards
 from openrummy.errors import ConfigError
 from openrummy.melds import AceMode, Meld
@@ -75,7 +76,7 @@ def test_presets_are_registered_and_sections_exist() -> None:
         rules = find_preset(name)
         assert isinstance(rules, IndianRules) and rules.name == name
     # §5.8 and §7 options beyond the §10.1 table
-    opts = find_preset("indian13").options()
+    opts = indian_rules("indian13").options()
     for name in (
         "declare.require_life_len4",
         "scoring.never_drew_full_count",
@@ -95,7 +96,7 @@ def test_presets_are_registered_and_sections_exist() -> None:
 
 
 def test_overrides_are_coerced_from_text() -> None:
-    r = find_preset(
+    r = indian_rules(
         "indian13",
         {
             "declare.arrangement": "auto",
@@ -117,26 +118,26 @@ def test_overrides_are_coerced_from_text() -> None:
     assert r.meld.all_wild_group is AllWildGroup.FORBIDDEN
     assert r.scoring.cap is None and r.cap_points(200) == 200
     assert r.deal.first_dealer is FirstDealer.LOW_CUT
-    forms = find_preset("indian21", {"v21.declare_forms": ["THREE_PURE", "eight_dublee"]})
+    forms = indian_rules("indian21", {"v21.declare_forms": ["THREE_PURE", "eight_dublee"]})
     assert forms.v21.declare_forms == (V21Form.THREE_PURE, V21Form.EIGHT_DUBLEE)
 
 
 def test_I15_pool_201_drop_values_option() -> None:
     """The rule values of I15 (the engine applies them at a drop)."""
-    pool = find_preset("indian13", {"match.format": "POOL", "pool.threshold": 201})
+    pool = indian_rules("indian13", {"match.format": "POOL", "pool.threshold": 201})
     assert pool.drop_values() == (20, 40)
     assert pool.pool_threshold == 201
     opt = pool.with_options({"pool.drop_values_201": (25, 50)})
     assert opt.drop_values() == (25, 50)
-    pool101 = find_preset("indian13", {"match.format": "POOL", "pool.drop_values_201": "25,50"})
+    pool101 = indian_rules("indian13", {"match.format": "POOL", "pool.drop_values_201": "25,50"})
     assert pool101.drop_values() == (20, 40) and pool101.pool_threshold == 101
 
 
 def test_I22_seed_ten_card_requirement_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"TWO_SEQ_TWO_SETS needs at least 12 cards"):
-        find_preset("indian10", {"declare.requirement": "TWO_SEQ_TWO_SETS", "deal.hand_size": 10})
+        indian_rules("indian10", {"declare.requirement": "TWO_SEQ_TWO_SETS", "deal.hand_size": 10})
     # With 12 or more cards the requirement can be met, so it is accepted.
-    ok = find_preset("indian13", {"declare.requirement": "TWO_SEQ_TWO_SETS"})
+    ok = indian_rules("indian13", {"declare.requirement": "TWO_SEQ_TWO_SETS"})
     assert ok.declare.requirement is DeclareRequirement.TWO_SEQ_TWO_SETS
 
 
@@ -180,16 +181,16 @@ def test_inconsistent_options_are_refused_naming_the_option(
 
 
 def test_check_players_and_decks() -> None:
-    one_deck = find_preset("indian13", {"deck.standard_decks": 1, "deck.printed_jokers": 1})
+    one_deck = indian_rules("indian13", {"deck.standard_decks": 1, "deck.printed_jokers": 1})
     one_deck.check_players(2)
     with pytest.raises(ConfigError, match="need 55 cards, the deck has 53"):
         one_deck.check_players(4)
     with pytest.raises(ConfigError, match=r"players\.min/players\.max"):
-        find_preset("indian13").check_players(7)
+        indian_rules("indian13").check_players(7)
 
 
 def test_wilds_and_values() -> None:
-    r = find_preset("indian13")
+    r = indian_rules("indian13")
     w = r.wilds(Card.parse("7C"))
     assert w.wild_rank == 7 and w.extra == frozenset()
     assert [r.penalty_value(c, w) for c in parse_cards("AS KS QS JS 10S 2S 7H JK")] == [
@@ -219,7 +220,7 @@ def test_wilds_and_values() -> None:
 
 
 def test_21_card_value_cards() -> None:
-    r = find_preset("indian21")
+    r = indian_rules("indian21")
     vc = r.value_cards(Card.parse("AH"))
     assert vc == {
         ValueCard.LOWER: Card.parse("KH"),
@@ -235,13 +236,13 @@ def test_21_card_value_cards() -> None:
     assert r.value_points(parse_cards("5C 5C"), ind) == 30
     assert r.value_points(parse_cards("4C 5C 6C 4C 5C 6C 6C"), ind) == 300 + 10
     assert r.value_points(parse_cards("4C 4C 4C"), ind) == 50
-    assert find_preset("indian13").value_cards(ind) is None
-    assert find_preset("indian21", {"v21.upper_lower_wild": False}).wilds(ind).extra == frozenset()
+    assert indian_rules("indian13").value_cards(ind) is None
+    assert indian_rules("indian21", {"v21.upper_lower_wild": False}).wilds(ind).extra == frozenset()
 
 
 def test_match_format_names() -> None:
     for fmt in ("POINTS", "POOL", "DEALS", "FIXED_HANDS"):
-        r = find_preset(
+        r = indian_rules(
             "indian13", {"match.format": fmt, "deals.count": 6, "deals.scoring": "CHIPS"}
         )
         assert r.match.format is MatchFormat[fmt]
@@ -249,14 +250,14 @@ def test_match_format_names() -> None:
 
 @pytest.mark.parametrize("threshold", [61, 101, 201])
 def test_pool_threshold_is_an_option(threshold: int) -> None:
-    r = find_preset("indian13", {"match.format": "POOL", "pool.threshold": threshold})
+    r = indian_rules("indian13", {"match.format": "POOL", "pool.threshold": threshold})
     assert r.pool_threshold == threshold
     assert r.options()["match.format"] == "POOL" and r.options()["pool.threshold"] == threshold
 
 
 def test_pool_threshold_outside_the_rule_book_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"pool\.threshold = 150"):
-        find_preset("indian13", {"match.format": "POOL", "pool.threshold": 150})
+        indian_rules("indian13", {"match.format": "POOL", "pool.threshold": 150})
 
 
 @pytest.mark.parametrize(
@@ -269,13 +270,13 @@ def test_pool_threshold_outside_the_rule_book_is_refused() -> None:
     ],
 )
 def test_earlier_match_format_names_are_read(old: str, fmt: str, threshold: int | None) -> None:
-    r = find_preset("indian13", {"match.format": old})
+    r = indian_rules("indian13", {"match.format": old})
     assert r.match.format is MatchFormat[fmt]
     assert r.pool_threshold == threshold
 
 
 def test_earlier_pool_name_contradicting_the_threshold_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"POOL_101 means pool\.threshold = 101"):
-        find_preset("indian13", {"match.format": "POOL_101", "pool.threshold": 201})
-    same = find_preset("indian13", {"match.format": "POOL_101", "pool.threshold": "101"})
+        indian_rules("indian13", {"match.format": "POOL_101", "pool.threshold": 201})
+    same = indian_rules("indian13", {"match.format": "POOL_101", "pool.threshold": "101"})
     assert same.pool_threshold == 101

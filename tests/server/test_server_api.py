@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+
+from helpers.server import Server
 
 pytestmark = pytest.mark.anyio
 
@@ -11,7 +15,7 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-async def test_openapi_docs_and_catalogues(server):
+async def test_openapi_docs_and_catalogues(server: Server) -> None:
     docs = await server.http.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
     spec = (await server.http.get("/openapi.json")).json()
@@ -51,13 +55,15 @@ async def test_openapi_docs_and_catalogues(server):
         ({"preset": "robbers", "seats": [{}, {}], "surprise": 1}, "Extra inputs"),
     ],
 )
-async def test_bad_tables_are_refused_with_the_reason(server, body, words):
+async def test_bad_tables_are_refused_with_the_reason(
+    server: Server, body: dict[str, Any], words: str
+) -> None:
     r = await server.http.post("/api/tables", json=body)
     assert r.status_code == 422, r.text
     assert words in r.text
 
 
-async def test_seats_tokens_start_and_close(server):
+async def test_seats_tokens_start_and_close(server: Server) -> None:
     made = await server.create(
         preset="rummikub",
         title="Friday <b>night</b>",
@@ -138,7 +144,7 @@ async def test_seats_tokens_start_and_close(server):
     assert r.status_code == 422
 
 
-async def test_unknown_tables(server):
+async def test_unknown_tables(server: Server) -> None:
     for method, path in (
         ("GET", "/api/tables/nope"),
         ("POST", "/api/tables/nope/join"),

@@ -37,7 +37,7 @@ def test_every_code_is_documented_with_when_and_what_to_do() -> None:
 
 
 def test_wire_values_are_the_documented_strings() -> None:
-    assert ErrorCode.NOT_YOUR_TURN == "not_your_turn"
+    assert ErrorCode.NOT_YOUR_TURN.value == "not_your_turn"
     assert all(c.value == c.name.lower() for c in ErrorCode)
     assert str(ServiceError(ErrorCode.STALE, "x").code) == "stale"
 

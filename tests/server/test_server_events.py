@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import indian_rules
 from openrummy.bots import make_bot, play_match
 from openrummy.games.families import new_match
 from openrummy.rules import find_preset
@@ -22,7 +23,7 @@ def _table(preset: str, players: int, seed: str) -> TableRow:
 
 
 def test_a_log_stored_as_words_replays_to_events_as_data() -> None:
-    rules = find_preset("indian13")
+    rules = indian_rules("indian13")
     match: Any = new_match(rules, 3, seed="old-game", started_at=1000.0)
     rows: list[ActionRow] = []
     live: list[dict[str, Any]] = []

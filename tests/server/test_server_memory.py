@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.server import Server, ServerFactory
+
 pytestmark = pytest.mark.anyio
 
 
-async def _closed_table(server) -> str:
+async def _closed_table(server: Server) -> str:
     made = await server.create(preset="robbers", seats=[{}, {}], creator_seat=0, creator_name="Ann")
     tid = made["table"]["id"]
     await server.join(tid, "Bob")
@@ -20,10 +22,13 @@ async def _closed_table(server) -> str:
         f"/api/tables/{tid}/close", headers={"Authorization": f"Bearer {made['creator_token']}"}
     )
     assert r.status_code == 200 and r.json()["status"] == "closed", r.text
+    assert isinstance(tid, str)
     return tid
 
 
-async def test_games_that_ended_are_kept_only_in_a_small_cache(server_factory):
+async def test_games_that_ended_are_kept_only_in_a_small_cache(
+    server_factory: ServerFactory,
+) -> None:
     server = await server_factory(finished_cache=2)
     service = server.service
     ids = [await _closed_table(server) for _ in range(4)]
@@ -43,7 +48,9 @@ async def test_games_that_ended_are_kept_only_in_a_small_cache(server_factory):
     assert list(service.kept) == [ids[3], ids[0]]
 
 
-async def test_a_watcher_holds_an_ended_table_until_it_leaves(server_factory):
+async def test_a_watcher_holds_an_ended_table_until_it_leaves(
+    server_factory: ServerFactory,
+) -> None:
     server = await server_factory(finished_cache=0)
     service = server.service
     tid = await _closed_table(server)
@@ -60,7 +67,7 @@ async def test_a_watcher_holds_an_ended_table_until_it_leaves(server_factory):
     assert tid not in service.live and not service.kept
 
 
-async def test_reading_an_open_table_does_not_hold_it(server):
+async def test_reading_an_open_table_does_not_hold_it(server: Server) -> None:
     made = await server.create(preset="robbers", seats=[{}, {}])
     tid = made["table"]["id"]
     assert (await server.http.get(f"/api/tables/{tid}/rules")).status_code == 200

@@ -26,7 +26,9 @@ from typing import Any
 
 import pytest
 
+from helpers import loose, manipulation_rules
 from helpers.players import play_out
+from helpers.server import Server
 from openrummy.cards import Card
 from openrummy.games.families import new_match
 from openrummy.rules import find_preset
@@ -38,7 +40,7 @@ SPLIT = re.compile(r"[^0-9A-Za-z=]+")
 # Sections verified by comparison with the engine instead of by the card scan.
 VERIFIED = ("hand", "outcome", "match")
 
-PLANS = {
+PLANS: dict[str, tuple[dict[str, Any], int, int]] = {
     # preset: (options, seats, games)
     "robbers": ({"match.format": "SINGLE_ROUND"}, 3, 55),
     "robbers_s003": ({"match.format": "SINGLE_ROUND"}, 2, 15),
@@ -104,7 +106,7 @@ class Reference:
         record: dict[str, Any],
         needed: dict[int, set[int | None]] | None = None,
         table_id: str | None = None,
-    ):
+    ) -> None:
         self.needed = needed
         self.table_id = table_id
         self.rules = find_preset(preset, options)
@@ -171,7 +173,7 @@ class Reference:
         return self.views[seq][None].get("outcome") is not None
 
 
-async def _one_game(server, preset_key: str, k: int) -> tuple[str, dict[int | None, Any]]:
+async def _one_game(server: Server, preset_key: str, k: int) -> tuple[str, dict[int | None, Any]]:
     options, n, _ = PLANS[preset_key]
     preset = preset_key.split("+")[0]
     seats: list[dict[str, Any]] = [{}, {}]
@@ -197,7 +199,9 @@ async def _one_game(server, preset_key: str, k: int) -> tuple[str, dict[int | No
     return tid, {a["seat"]: ca, b["seat"]: cb, None: spectator}
 
 
-async def _check_game(server, preset_key: str, tid: str, clients: dict[int | None, Any]) -> int:
+async def _check_game(
+    server: Server, preset_key: str, tid: str, clients: dict[int | None, Any]
+) -> int:
     options = PLANS[preset_key][0]
     record = (await server.http.get(f"/api/tables/{tid}/record")).json()
     needed: dict[int, set[int | None]] = {}
@@ -225,7 +229,7 @@ async def _check_game(server, preset_key: str, tid: str, clients: dict[int | Non
     [pytest.param(k, plan[2], marks=pytest.mark.slow, id=f"{k}-all") for k, plan in PLANS.items()]
     + [pytest.param(k, 3, id=f"{k}-3") for k in PLANS],
 )
-async def test_no_hidden_card_in_any_message(server, preset_key, games):
+async def test_no_hidden_card_in_any_message(server: Server, preset_key: str, games: int) -> None:
     done = 0
     checked = 0
     limit = asyncio.Semaphore(8)
@@ -241,15 +245,15 @@ async def test_no_hidden_card_in_any_message(server, preset_key, games):
     assert done == games and checked > games * 20
 
 
-def test_the_checker_finds_a_planted_leak():
-    rules = find_preset("robbers")
+def test_the_checker_finds_a_planted_leak() -> None:
+    rules = manipulation_rules("robbers")
     m = new_match(rules, 2, seed="leak", started_at=0.0)
     record = {"players": ["a", "b"], "seed": "leak", "started_at": 0.0, "actions": []}
     ref = Reference("robbers", {}, record)
     honest = {"type": "welcome", "seq": 0, "view": m.view(0).to_json()}
     assert ref.check(0, honest, 0) == []
-    other = m.view(1).to_json()["hand"]
-    hidden = [c for c in other if c not in set(m.view(0).to_json()["hand"])]
+    other = loose(m.view(1).to_json())["hand"]
+    hidden = [c for c in other if c not in set(loose(m.view(0).to_json())["hand"])]
     leaky = {"type": "update", "seq": 0, "event": {"text": f"seat 1 holds {hidden[0]}"}}
     assert any("hidden card" in p for p in ref.check(0, leaky, 0))
     spectator = dict(honest, view=dict(m.view(None).to_json(), hand=other))
@@ -258,13 +262,15 @@ def test_the_checker_finds_a_planted_leak():
     assert ref.check(0, wrong_seat, 0)
 
 
-def test_a_table_id_that_looks_like_a_card_is_no_leak():
+def test_a_table_id_that_looks_like_a_card_is_no_leak() -> None:
     # CI once failed on table '4ewtPP9DG-QH': the id's tail read as the queen of hearts.
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     m = new_match(rules, 2, seed="leak", started_at=0.0)
     record = {"players": ["a", "b"], "seed": "leak", "started_at": 0.0, "actions": []}
     hidden = next(
-        c for c in m.view(1).to_json()["hand"] if c not in set(m.view(0).to_json()["hand"])
+        c
+        for c in loose(m.view(1).to_json())["hand"]
+        if c not in set(loose(m.view(0).to_json())["hand"])
     )
     tid = f"4ewtPP9DG-{hidden}"
     message = {"type": "welcome", "seq": 0, "table": {"id": tid}, "view": m.view(0).to_json()}

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers.players import play_out
+from helpers.server import Server
 from openrummy.record import GameRecord
 from openrummy.server.fairness import check_commitment, commitment
 from openrummy.verify import verify_deal
@@ -12,7 +15,7 @@ from openrummy.verify import verify_deal
 pytestmark = pytest.mark.anyio
 
 
-async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
+async def test_two_people_play_to_the_end_and_the_deal_verifies(server: Server) -> None:
     made = await server.create(preset="robbers_s003", match_format="SINGLE_ROUND", seats=[{}, {}])
     tid = made["table"]["id"]
     a = await server.join(tid, "Ann")
@@ -30,8 +33,11 @@ async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
         {a["seat"]: ca, b["seat"]: cb}, "robbers_s003", {"match.format": "SINGLE_ROUND"}
     )
     reveal = await watcher.expect("reveal")
-    deal = {"game": "robbers_s003", "options": {"match.format": "SINGLE_ROUND"}, "players": 2}
-    assert commitment(reveal["seed"], **deal) == published
+    deal_options = {"match.format": "SINGLE_ROUND"}
+    assert (
+        commitment(reveal["seed"], game="robbers_s003", options=deal_options, players=2)
+        == published
+    )
     r = await server.http.get(f"/api/tables/{tid}/record")
     assert r.status_code == 200
     rec = GameRecord.from_json(r.json())
@@ -45,7 +51,7 @@ async def test_two_people_play_to_the_end_and_the_deal_verifies(server):
     assert [t["id"] for t in listed] == [tid]
 
 
-async def test_replay_verify_checks_the_revealed_seed(server, tmp_path):
+async def test_replay_verify_checks_the_revealed_seed(server: Server, tmp_path: Path) -> None:
     import json
 
     from typer.testing import CliRunner
@@ -84,7 +90,7 @@ async def test_replay_verify_checks_the_revealed_seed(server, tmp_path):
     assert "is not the one published" in wrong.output
 
 
-async def test_a_closed_games_record_verifies_only_as_a_partial_check(server):
+async def test_a_closed_games_record_verifies_only_as_a_partial_check(server: Server) -> None:
     made = await server.create(preset="robbers", seats=[{}, {"kind": "bot", "bot": "random"}])
     tid = made["table"]["id"]
     await server.join(tid, "Ann")

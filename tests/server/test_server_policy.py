@@ -6,13 +6,20 @@ The limits here are tiny so the tests wait little; the assertions are about what
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
+
+from helpers.server import Server, ServerFactory
 
 pytestmark = pytest.mark.anyio
 
 
-def _is_seat_event(seat, actor, action=None):
-    def pred(m):
+def _is_seat_event(
+    seat: int, actor: str, action: str | None = None
+) -> Callable[[dict[str, Any]], bool]:
+    def pred(m: dict[str, Any]) -> bool:
         e = m["event"]
         return (
             e["seat"] == seat and e["actor"] == actor and (action is None or e["action"] == action)
@@ -21,7 +28,7 @@ def _is_seat_event(seat, actor, action=None):
     return pred
 
 
-async def test_the_turn_timer_is_a_failed_play_with_penalty(server_factory):
+async def test_the_turn_timer_is_a_failed_play_with_penalty(server_factory: ServerFactory) -> None:
     server = await server_factory(max_timeouts=99)
     made = await server.create(
         preset="robbers", match_format="SINGLE_ROUND", turn_time_limit=0.4, seats=[{}, {}]
@@ -48,7 +55,9 @@ async def test_the_turn_timer_is_a_failed_play_with_penalty(server_factory):
     await cb.expect("update", lambda m: m["seq"] == 1)
 
 
-async def test_repeated_timeouts_hand_the_seat_to_a_stand_in_until_resume(server_factory):
+async def test_repeated_timeouts_hand_the_seat_to_a_stand_in_until_resume(
+    server_factory: ServerFactory,
+) -> None:
     server = await server_factory(max_timeouts=2)
     made = await server.create(
         preset="robbers",
@@ -81,7 +90,9 @@ async def test_repeated_timeouts_hand_the_seat_to_a_stand_in_until_resume(server
     assert info["seats"][0]["away"] is False or info["status"] == "finished"
 
 
-async def test_a_disconnected_player_is_replaced_after_the_grace_and_comes_back(server_factory):
+async def test_a_disconnected_player_is_replaced_after_the_grace_and_comes_back(
+    server_factory: ServerFactory,
+) -> None:
     server = await server_factory(disconnect_grace=0.2)
     made = await server.create(
         preset="robbers",
@@ -102,7 +113,7 @@ async def test_a_disconnected_player_is_replaced_after_the_grace_and_comes_back(
     await watcher.expect("notice", lambda m: m["text"] == "Ann is back")
 
 
-async def test_leaving_a_running_game_lets_a_stand_in_finish_it(server):
+async def test_leaving_a_running_game_lets_a_stand_in_finish_it(server: Server) -> None:
     made = await server.create(
         preset="robbers_s003",
         match_format="SINGLE_ROUND",
@@ -126,7 +137,7 @@ async def test_leaving_a_running_game_lets_a_stand_in_finish_it(server):
     assert again.status_code == 403
 
 
-async def test_indian_rummy_plugs_in_bots_and_auto_drop(server_factory):
+async def test_indian_rummy_plugs_in_bots_and_auto_drop(server_factory: ServerFactory) -> None:
     """Another family through the same server: bots on the server, and the stand-in drops."""
     server = await server_factory(disconnect_grace=0.1)
     made = await server.create(

@@ -7,6 +7,7 @@ NOTIFY), and the two can never both accept the same turn (the action log's prima
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.anyio
 OPTIONS = {"match.format": "SINGLE_ROUND"}
 
 
-async def _pair(pg_url, tmp_path):
+async def _pair(pg_url: str, tmp_path: Path) -> tuple[Process, Process]:
     a = Process(pg_url, log=tmp_path / "a.log")
     b = Process(pg_url, log=tmp_path / "b.log")
     # Both start (and migrate) at the same time: the migration lock serialises them.
@@ -27,7 +28,7 @@ async def _pair(pg_url, tmp_path):
     return a, b
 
 
-async def test_players_on_two_processes_play_one_game(pg_url, tmp_path):
+async def test_players_on_two_processes_play_one_game(pg_url: str, tmp_path: Path) -> None:
     a, b = await _pair(pg_url, tmp_path)
     try:
         made = await a.create(
@@ -62,7 +63,7 @@ async def test_players_on_two_processes_play_one_game(pg_url, tmp_path):
         await asyncio.gather(a.stop(), b.stop())
 
 
-async def test_two_processes_never_both_accept_a_turn(pg_url, tmp_path):
+async def test_two_processes_never_both_accept_a_turn(pg_url: str, tmp_path: Path) -> None:
     a, b = await _pair(pg_url, tmp_path)
     try:
         made = await a.create(preset="robbers", options=OPTIONS, seats=[{}, {}])

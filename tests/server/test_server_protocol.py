@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 import websockets
 
+from helpers.server import Client, Server, ServerFactory
+
 pytestmark = pytest.mark.anyio
 
 
-async def _table(server, **kw):
+async def _table(
+    server: Server, **kw: Any
+) -> tuple[str, Client, Client, Client, dict[str, Any], dict[str, Any]]:
     body = {"preset": "robbers", "match_format": "SINGLE_ROUND", "seats": [{}, {}]}
     body.update(kw)
     made = await server.create(**body)
@@ -45,7 +50,7 @@ def _fresh_id(prefix: str) -> str:
 _IDS = [0]
 
 
-async def _alive(client, seq: int) -> None:
+async def _alive(client: Client, seq: int) -> None:
     """The connection still works and the game did not move."""
     mid = _fresh_id("alive")
     await client.send({"type": "ping", "id": mid})
@@ -56,7 +61,7 @@ async def _alive(client, seq: int) -> None:
     assert state["seq"] == seq
 
 
-async def _nothing_for(*clients) -> None:
+async def _nothing_for(*clients: Client) -> None:
     """None of these clients received anything (errors go to the sender only)."""
     for c in clients:
         mid = _fresh_id("quiet")
@@ -65,7 +70,7 @@ async def _nothing_for(*clients) -> None:
         assert msg["type"] == "pong" and msg["reply_to"] == mid, msg
 
 
-async def test_welcome_views_hands_only_to_their_seat(server):
+async def test_welcome_views_hands_only_to_their_seat(server: Server) -> None:
     _tid, mover, _waiter, spectator, mj, _wj = await _table(server)
     assert mover.welcome["role"] == "seat" and mover.welcome["seat"] == mj["seat"]
     assert isinstance(mover.welcome["view"]["hand"], list)
@@ -87,7 +92,9 @@ async def test_welcome_views_hands_only_to_their_seat(server):
         ('{"type": "ping", "extra": 1}', "bad_message", "extra"),
     ],
 )
-async def test_malformed_messages_get_precise_errors(server, raw, code, words):
+async def test_malformed_messages_get_precise_errors(
+    server: Server, raw: str, code: str, words: str
+) -> None:
     _tid, mover, waiter, spectator, *_ = await _table(server)
     await mover.send_raw(raw)
     err = await mover.expect("error")
@@ -97,7 +104,7 @@ async def test_malformed_messages_get_precise_errors(server, raw, code, words):
     await _alive(mover, 0)
 
 
-async def test_oversized_and_binary_frames(server):
+async def test_oversized_and_binary_frames(server: Server) -> None:
     _tid, mover, waiter, spectator, *_ = await _table(server)
     limit = server.settings.max_message_bytes
     await mover.send({"type": "action", "seq": 0, "action": "draw " + "x" * limit})
@@ -110,7 +117,7 @@ async def test_oversized_and_binary_frames(server):
     await _alive(mover, 0)
 
 
-async def test_turn_seat_token_and_replay_errors(server):
+async def test_turn_seat_token_and_replay_errors(server: Server) -> None:
     _tid, mover, waiter, spectator, _mj, wj = await _table(server)
     # Out of turn.
     err = await waiter.act("draw", 0)
@@ -166,7 +173,7 @@ async def test_turn_seat_token_and_replay_errors(server):
     assert up["event"]["text"] in ("Ann drew a card", "Bob drew a card")
 
 
-async def test_hello_rules(server):
+async def test_hello_rules(server: Server) -> None:
     made = await server.create(preset="robbers", seats=[{}, {}])
     tid = made["table"]["id"]
     ws = await websockets.connect(server.ws_url(tid))
@@ -190,7 +197,9 @@ async def test_hello_rules(server):
         await ws.close()
 
 
-async def test_flooding_is_rate_limited_and_the_connection_lives_on(server_factory):
+async def test_flooding_is_rate_limited_and_the_connection_lives_on(
+    server_factory: ServerFactory,
+) -> None:
     server = await server_factory(rate_per_second=5.0, rate_burst=10)
     made = await server.create(preset="robbers", seats=[{}, {}])
     tid = made["table"]["id"]
@@ -220,7 +229,7 @@ async def test_flooding_is_rate_limited_and_the_connection_lives_on(server_facto
                 break
 
 
-async def test_reconnect_gets_the_current_view(server):
+async def test_reconnect_gets_the_current_view(server: Server) -> None:
     tid, mover, _waiter, _spectator, mj, _wj = await _table(server)
     ok = await mover.act("draw", 0)
     assert ok["type"] == "update"
@@ -235,7 +244,7 @@ async def test_reconnect_gets_the_current_view(server):
     ].startswith("Bob")
 
 
-async def test_resume_and_sync_messages(server):
+async def test_resume_and_sync_messages(server: Server) -> None:
     _tid, mover, *_ = await _table(server)
     await mover.send({"type": "resume", "id": "r"})
     assert (await mover.reply("r"))["type"] == "resumed"
@@ -256,7 +265,9 @@ async def test_resume_and_sync_messages(server):
         ('{"type": "ping", "id": true}', "id"),
     ],
 )
-async def test_values_of_the_wrong_type_are_refused_not_converted(server, raw, field):
+async def test_values_of_the_wrong_type_are_refused_not_converted(
+    server: Server, raw: str, field: str
+) -> None:
     _tid, mover, waiter, spectator, *_ = await _table(server)
     await mover.send_raw(raw)
     err = await mover.expect("error")
@@ -265,7 +276,7 @@ async def test_values_of_the_wrong_type_are_refused_not_converted(server, raw, f
     await _alive(mover, 0)  # a "draw" with "seq": "0" was not played
 
 
-async def test_a_ping_id_is_answered_once(server):
+async def test_a_ping_id_is_answered_once(server: Server) -> None:
     made = await server.create(preset="robbers", seats=[{}, {}])
     watcher = await server.client(made["table"]["id"])
     await watcher.send({"type": "ping", "id": "p1"})
@@ -277,7 +288,7 @@ async def test_a_ping_id_is_answered_once(server):
     assert (await watcher.expect("pong"))["reply_to"] is None
 
 
-async def test_legal_lists_only_what_a_client_may_send(server):
+async def test_legal_lists_only_what_a_client_may_send(server: Server) -> None:
     tid, mover, waiter, spectator, *_ = await _table(server, turn_time_limit=600)
     views = [c.welcome["view"] for c in (mover, waiter, spectator)]
     assert "draw" in views[0]["legal"]
@@ -289,7 +300,7 @@ async def test_legal_lists_only_what_a_client_may_send(server):
     assert "timeout" not in public["view"]["legal"]
 
 
-async def test_a_huge_number_in_an_action_is_an_error_reply(server):
+async def test_a_huge_number_in_an_action_is_an_error_reply(server: Server) -> None:
     # Python refuses to read integers of more than 4,300 digits (a ValueError, not a
     # notation error): the sender gets bad_action, the socket stays open.
     _tid, mover, waiter, spectator, *_ = await _table(server)

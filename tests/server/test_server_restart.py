@@ -7,6 +7,8 @@ started again on the same database, and the players reconnect with their tokens 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from helpers.players import play_out
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.anyio
 OPTIONS = {"match.format": "SINGLE_ROUND"}
 
 
-async def test_sigkill_in_mid_game_loses_no_accepted_action(tmp_path):
+async def test_sigkill_in_mid_game_loses_no_accepted_action(tmp_path: Path) -> None:
     db = f"sqlite+aiosqlite:///{tmp_path / 'durable.sqlite3'}"
     log = tmp_path / "server.log"
     server = Process(db, log=log)

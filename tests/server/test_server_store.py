@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -36,7 +38,7 @@ def _table(tid: str) -> TableRow:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request, tmp_path):
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}"
     else:
@@ -50,7 +52,7 @@ async def store(request, tmp_path):
         await s.close()
 
 
-async def test_migrations_build_exactly_the_declared_schema(store):
+async def test_migrations_build_exactly_the_declared_schema(store: Store) -> None:
     async with store.engine.connect() as conn:
         diff = await conn.run_sync(
             lambda sync: compare_metadata(MigrationContext.configure(sync), metadata)
@@ -58,7 +60,7 @@ async def test_migrations_build_exactly_the_declared_schema(store):
     assert diff == []
 
 
-async def test_a_sequence_number_is_accepted_once(store):
+async def test_a_sequence_number_is_accepted_once(store: Store) -> None:
     await store.create_table(_table("t1"))
     assert await store.start_game("t1", seed="s", commitment="c", started_at=0.0, bot_seats={})
     assert not await store.start_game("t1", seed="s", commitment="c", started_at=0.0, bot_seats={})
@@ -85,7 +87,7 @@ async def test_a_sequence_number_is_accepted_once(store):
     assert [a.seq for a in await store.actions("t1")] == [1, 2, 3]
 
 
-async def test_a_seat_is_taken_once(store):
+async def test_a_seat_is_taken_once(store: Store) -> None:
     await store.create_table(_table("t2"))
     results = await asyncio.gather(
         *(store.take_seat("t2", 0, f"p{i}", f"{i:064d}") for i in range(4))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from openrummy.bots import BotInfo, SimpleBot, register_bot
 from openrummy.cli import app
 from openrummy.games.actions import Action
+from openrummy.games.views import View
 from openrummy.sim import (
     GameResult,
     TournamentSpec,
@@ -37,7 +38,7 @@ class ExplodingBot(SimpleBot):
         super().__init__(rules, seed)
         self.calls = 0
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         self.calls += 1
         if self.calls == 3:
             raise RuntimeError("bot bug")
@@ -49,7 +50,7 @@ class DyingBot(SimpleBot):
 
     name = "dying"
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: View) -> Action:
         os._exit(13)
 
 

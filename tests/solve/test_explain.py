@@ -6,8 +6,9 @@ from collections import Counter
 
 import pytest
 
+from helpers import manipulation_rules
 from helpers.positions import random_position
-from openrummy import Meld, find_preset, parse_cards
+from openrummy import Meld, parse_cards
 from openrummy.melds import MeldRules
 from openrummy.solve import apply_steps, best_play, explain, explain_steps
 from openrummy.solve.explain import StepKind
@@ -31,7 +32,7 @@ def test_issue_example_in_both_languages() -> None:
 
 
 def test_vocabulary() -> None:
-    mr = find_preset("robbers").meld_rules
+    mr = manipulation_rules("robbers").meld_rules
     cases = [
         (["[5H 6H 7H]"], ["[5H 6H 7H 8H]"], StepKind.ADD),
         ([], ["[5H 6H 7H]"], StepKind.NEW_MELD),
@@ -82,7 +83,7 @@ def test_steps_reproduce_the_solver_answer(chunk: int) -> None:
 
 
 def test_s000_example_with_joker() -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     before = [Meld.parse("[4S 5S 6S 7S]")]
     play = best_play(rules, before, parse_cards("3S 4H 4D JK"))
     lines = explain(before, list(play.table))

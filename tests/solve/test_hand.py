@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 import pytest
 
+from helpers import indian_rules
 from openrummy.cards import Card, parse_cards
 from openrummy.errors import NotationError
 from openrummy.melds import Meld, MeldKind
-from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
 from openrummy.solve.hand import (
     GroupKind,
@@ -27,7 +27,7 @@ from openrummy.solve.hand import (
 def setup(
     preset: str = "indian13", indicator: str = "2C", options: Mapping[str, object] | None = None
 ) -> tuple[IndianRules, Wilds]:
-    rules = find_preset(preset, options)
+    rules = indian_rules(preset, options)
     return rules, rules.wilds(Card.parse(indicator))
 
 
@@ -175,7 +175,7 @@ def test_I13_jokers_score_zero_even_unmelded() -> None:
 
 def test_I16_paplu_card() -> None:
     """The paplu card of §5.7 (the bonus itself is scored by the engine)."""
-    rules = find_preset("indian13", {"paplu.enabled": True})
+    rules = indian_rules("indian13", {"paplu.enabled": True})
     assert rules.paplu_card(Card.parse("7H")) == Card.parse("8H")
     assert rules.paplu_card(Card.parse("KH")) == Card.parse("AH")
     assert rules.paplu_card(Card.parse("JK")) is None
@@ -238,7 +238,7 @@ def test_I25_eight_dublees() -> None:
 
 
 def test_I26_value_cards_and_marriage() -> None:
-    rules = find_preset("indian21")
+    rules = indian_rules("indian21")
     ind = Card.parse("5C")
     vs = [
         rules.value_points(parse_cards("4C 5C 6C"), ind),

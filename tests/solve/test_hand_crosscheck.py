@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from helpers import indian_rules
 from helpers.hand_reference import (
     BIG,
     PURE,
@@ -23,7 +24,6 @@ from helpers.hand_reference import (
     revalidate,
 )
 from openrummy.cards import Card
-from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
 from openrummy.solve import hand as hand_module
 from openrummy.solve.hand import (
@@ -47,7 +47,7 @@ def _crosscheck(
     *,
     milp: bool = False,
 ) -> Counter[str]:
-    rules = find_preset(preset, overrides)
+    rules = indian_rules(preset, overrides)
     branches: Counter[str] = Counter()
     rng = random.Random(seed)
     for _ in range(count):
@@ -172,8 +172,8 @@ def test_candidates_of_a_smaller_hand_are_filtered_exactly(
     hand exactly the candidate melds, in the same order, that building them anew gives."""
     from openrummy.solve._hand_core import HandSearch
 
-    base = find_preset(preset, overrides)
-    rules = find_preset(preset, {**overrides, "deal.hand_size": base.deal.hand_size + 1})
+    base = indian_rules(preset, overrides)
+    rules = indian_rules(preset, {**overrides, "deal.hand_size": base.deal.hand_size + 1})
     rng = random.Random(f"{preset} {sorted(overrides.items())}")
     compared = wild_removed = 0
     for _ in range(40):
@@ -197,8 +197,8 @@ def test_candidates_of_a_smaller_hand_are_filtered_exactly(
 @pytest.mark.slow
 def test_crosscheck_after_the_draw() -> None:
     """Best throw and finish card of 14-card hands against the reference on each 13."""
-    rules = find_preset("indian13", {"deal.hand_size": 14})
-    play = find_preset("indian13")
+    rules = indian_rules("indian13", {"deal.hand_size": 14})
+    play = indian_rules("indian13")
     rng = random.Random(99)
     finishes = 0
     for _ in range(60):
@@ -245,7 +245,7 @@ def test_crosscheck_shown_groupings() -> None:
     from openrummy.melds import Meld
     from openrummy.solve.hand import check_declaration, score_loser
 
-    rules = find_preset("indian13", {"scoring.loser_arrangement": "SUBMITTED"})
+    rules = indian_rules("indian13", {"scoring.loser_arrangement": "SUBMITTED"})
     rng = random.Random(2024)
     seen = Counter[str]()
     for _ in range(1500):
@@ -298,8 +298,8 @@ def test_the_draw_analysis_skips_only_declarations_that_cannot_exist(case: str) 
     """analyse_draw skips the declaration search for a throw whose least deadwood is not
     zero; every throw's verdict must equal the full search's, declarable or not."""
     preset, overrides = DRAW_CASES[case]
-    play = find_preset(preset, overrides)
-    drawn = find_preset(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
+    play = indian_rules(preset, overrides)
+    drawn = indian_rules(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
     rng = random.Random(len(case))
     declarable = 0
     for _ in range(12 if preset == "indian21" else 40):
@@ -321,8 +321,8 @@ def test_the_throw_value_is_the_draw_analysis_answer(
     """throw_value (one search with the throw inside it) gives analyse_draw's best points
     and declarability, on hands where every branch of it occurs."""
     preset, overrides = DRAW_CASES[case]
-    play = find_preset(preset, overrides)
-    drawn = find_preset(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
+    play = indian_rules(preset, overrides)
+    drawn = indian_rules(preset, {**overrides, "deal.hand_size": play.deal.hand_size + 1})
     rng = random.Random(len(case) + 100)
     full_analyses = 0
     real = hand_module.analyse_draw

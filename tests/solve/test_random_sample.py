@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from helpers import SAMPLE_SEED_VARIABLE, sample_seed
+from helpers import SAMPLE_SEED_VARIABLE, indian_rules, sample_seed
 from helpers.hand_reference import biased_hand, reference, revalidate
 from helpers.positions import (
     assert_matches_reference,
@@ -22,7 +22,6 @@ from helpers.positions import (
     opening_position,
     random_position,
 )
-from openrummy.rules import find_preset
 from openrummy.solve.hand import find_declaration, min_deadwood
 
 TABLE_CHUNKS = 6
@@ -58,7 +57,7 @@ HAND_CASES = {"indian13": 150, "indian10": 100}
 @pytest.mark.parametrize("preset", sorted(HAND_CASES))
 def test_fresh_indian_hands_match_the_reference(preset: str) -> None:
     seed = sample_seed()
-    rules = find_preset(preset)
+    rules = indian_rules(preset)
     rng = random.Random(f"hand sample {seed} {preset}")
     declarable = 0
     for _ in range(HAND_CASES[preset]):

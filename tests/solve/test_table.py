@@ -8,13 +8,16 @@ the integer program that takes over when the dynamic program's state budget runs
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
+from helpers import manipulation_rules
 from helpers.ilp_reference import optimum
 from helpers.positions import check_play, movable_cards
-from openrummy import ConfigError, InvalidMeldError, Meld, NotationError, find_preset
+from openrummy import ConfigError, InvalidMeldError, Meld, NotationError
 from openrummy.cards import JOKER, Card, Suit, parse_cards
-from openrummy.solve import SolverSettings, arrange, best_play, can_arrange
+from openrummy.solve import BestPlay, SolverSettings, arrange, best_play, can_arrange
 
 METHODS = {
     "dp": SolverSettings(),
@@ -46,9 +49,9 @@ def solve(
     hand: str,
     *,
     opened: bool = True,
-    **over: object,
-):
-    rules = find_preset(game, dict(over))
+    over: Mapping[str, object] | None = None,
+) -> BestPlay:
+    rules = manipulation_rules(game, over)
     cards = parse_cards(hand) if hand else []
     play = best_play(rules, table, cards, opened=opened, settings=settings)
     check_play(rules, table, cards, play, opened=opened)
@@ -57,7 +60,7 @@ def solve(
     return play
 
 
-def strs(play) -> list[str]:
+def strs(play: BestPlay) -> list[str]:
     return sorted(str(m) for m in play.table)
 
 
@@ -96,7 +99,7 @@ def test_one_suit_needs_three_runs_because_of_jokers(settings: SolverSettings) -
     # a joker in a run at rank r means three runs through r. A state with only two open
     # runs per suit would leave the jokers in the hand.
     spades = " ".join(f"{r}S" for r in ["A", *range(2, 11), "J", "Q", "K"])
-    play = solve(settings, "robbers", [], f"{spades} {spades} JK JK", **{"meld.min_naturals": 2})
+    play = solve(settings, "robbers", [], f"{spades} {spades} JK JK", over={"meld.min_naturals": 2})
     assert play.count == 28
 
 
@@ -109,7 +112,7 @@ def test_suit_used_up_entirely_on_the_table(settings: SolverSettings) -> None:
     play = solve(settings, "robbers", table, "JK 5H 5D 8C")
     assert play.count == 4  # 5S from an end with 5H 5D; 8S from the middle with 8C JK
     # with two naturals per meld the jokers make a third run through some rank
-    play = solve(settings, "robbers", table, "JK JK", **{"meld.min_naturals": 2})
+    play = solve(settings, "robbers", table, "JK JK", over={"meld.min_naturals": 2})
     assert play.count == 2
 
 
@@ -121,7 +124,7 @@ def test_table_of_only_four_sets(settings: SolverSettings) -> None:
 
 def test_melds_mostly_jokers(settings: SolverSettings) -> None:
     table = melds("[JK=5S JK=6S 7S]", "[JK=9H 9S JK=9D]")
-    play = solve(settings, "robbers", table, "KD JK JK", **{"deck.printed_jokers": 6})
+    play = solve(settings, "robbers", table, "KD JK JK", over={"deck.printed_jokers": 6})
     assert play.count == 3
 
 
@@ -148,14 +151,16 @@ def test_many_copies_that_each_need_both_jokers(settings: SolverSettings) -> Non
         "robbers",
         melds("[10D JD QD]"),
         "2D 2D 2D 6H 6H 6H 9S 9S 9S KC KC KC JK JK",
-        **{"deck.standard_decks": 3},
+        over={"deck.standard_decks": 3},
     )
     assert play.count == 3 and "KC" in [str(c) for c in play.placed]
 
 
 def test_six_jokers(settings: SolverSettings) -> None:
     table = melds("[3H 4H 5H]", "[JK=QC JK=KC AC]")
-    play = solve(settings, "robbers_s003", table, "JK JK JK JK 9S 2D", **{"deck.printed_jokers": 6})
+    play = solve(
+        settings, "robbers_s003", table, "JK JK JK JK 9S 2D", over={"deck.printed_jokers": 6}
+    )
     assert play.count == 6
 
 
@@ -176,7 +181,7 @@ def test_ace_both_ends_changes_nothing_when_runs_can_be_split(settings: SolverSe
     ranks = ["A", *range(2, 11), "J", "Q", "K", "A"]
     hand = " ".join(f"{r}H" for r in ranks)
     over = {"meld.ace_mode": "HIGH_OR_LOW", "meld.ace_both_ends": True}
-    play = solve(settings, "robbers", [], hand, **over)
+    play = solve(settings, "robbers", [], hand, over=over)
     assert play.count == 14
 
 
@@ -186,14 +191,14 @@ def test_tiles(settings: SolverSettings) -> None:
 
 
 def test_three_card_sets_only_and_long_min_len(settings: SolverSettings) -> None:
-    play = solve(settings, "robbers", [], "7S 7H 7D 7C 4S 5S 6S", **{"meld.set_max": 3})
+    play = solve(settings, "robbers", [], "7S 7H 7D 7C 4S 5S 6S", over={"meld.set_max": 3})
     assert play.count == 7
-    play = solve(settings, "robbers", [], "4S 5S 6S 8H 8D 8C", **{"meld.min_len": 4})
+    play = solve(settings, "robbers", [], "4S 5S 6S 8H 8D 8C", over={"meld.min_len": 4})
     assert play.count == 3
 
 
 def test_more_copies_than_decks(settings: SolverSettings) -> None:
-    play = solve(settings, "robbers", [], "5S 5S 5S 6S 7S", **{"deck.standard_decks": 3})
+    play = solve(settings, "robbers", [], "5S 5S 5S 6S 7S", over={"deck.standard_decks": 3})
     assert play.count == 3
 
 
@@ -204,7 +209,7 @@ def test_t08_three_aces_open(settings: SolverSettings) -> None:
     play = solve(settings, "robbers", [], "AS AH AD 5C", opened=False)
     assert play.count == 3 and [str(m) for m in play.opening] == ["[AS AH AD]"]
     ace_one = {"opening.ace_value": 1}
-    assert solve(settings, "robbers", [], "AS AH AD", opened=False, **ace_one).count == 0
+    assert solve(settings, "robbers", [], "AS AH AD", opened=False, over=ace_one).count == 0
 
 
 def test_t09_kqj_alone_is_not_enough(settings: SolverSettings) -> None:
@@ -227,7 +232,7 @@ def test_t13_opening_then_table_play(settings: SolverSettings) -> None:
         table,
         "KH KD KC QS QH QD 8S",
         opened=False,
-        **{"opening.allow_table_play_same_turn": False},
+        over={"opening.allow_table_play_same_turn": False},
     )
     assert play.count == 6 and "[5S 6S 7S]" in strs(play)
     assert solve(settings, "robbers", table, "KH KD KC 8S", opened=False).count == 0
@@ -244,7 +249,7 @@ def test_r09_no_table_play_on_the_opening_turn(settings: SolverSettings) -> None
     play = solve(settings, "rummikub", table, "R10 R11 R12 B6", opened=False)
     assert play.count == 3 and "[B3 B4 B5]" in strs(play)
     over = {"opening.allow_table_play_same_turn": True}
-    assert solve(settings, "rummikub", table, "R10 R11 R12 B6", opened=False, **over).count == 4
+    assert solve(settings, "rummikub", table, "R10 R11 R12 B6", opened=False, over=over).count == 4
 
 
 def test_run_from_hand_opening(settings: SolverSettings) -> None:
@@ -257,19 +262,22 @@ def test_run_from_hand_opening(settings: SolverSettings) -> None:
 
 
 def test_opening_jokers_count_as_their_card_and_positional_aces(settings: SolverSettings) -> None:
-    over = {"opening.ace_value": "POSITIONAL_1_OR_11", "meld.ace_mode": "HIGH_OR_LOW"}
-    assert solve(settings, "robbers", [], "QS KS AS 5H 5D 5C", opened=False, **over).count == 6
-    assert solve(settings, "robbers", [], "AS 2S 3S 5H 5D 5C", opened=False, **over).count == 0
+    over: dict[str, object] = {
+        "opening.ace_value": "POSITIONAL_1_OR_11",
+        "meld.ace_mode": "HIGH_OR_LOW",
+    }
+    assert solve(settings, "robbers", [], "QS KS AS 5H 5D 5C", opened=False, over=over).count == 6
+    assert solve(settings, "robbers", [], "AS 2S 3S 5H 5D 5C", opened=False, over=over).count == 0
     for threshold, count in ((29, 3), (30, 0)):
         over = {"opening.threshold": threshold}
-        assert solve(settings, "robbers", [], "9S JK JS QH", opened=False, **over).count == count
+        assert solve(settings, "robbers", [], "9S JK JS QH", opened=False, over=over).count == count
 
 
 # -- arranging and bad input ------------------------------------------------------------
 
 
 def test_can_arrange_and_arrange(settings: SolverSettings) -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     assert can_arrange(rules, parse_cards("4S 5S 6S 7H 7D JK"), settings=settings)
     assert not can_arrange(rules, parse_cards("4S 5S 6S 7H"), settings=settings)
     assert can_arrange(rules, [], settings=settings)
@@ -281,7 +289,7 @@ def test_can_arrange_and_arrange(settings: SolverSettings) -> None:
 
 
 def test_flat_table_is_arranged_first(settings: SolverSettings) -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     play = best_play(rules, parse_cards("4S 5S 6S 7S"), parse_cards("3S 4H 4D"), settings=settings)
     assert play.count == 2
     with pytest.raises(InvalidMeldError, match="cannot be arranged"):
@@ -289,7 +297,7 @@ def test_flat_table_is_arranged_first(settings: SolverSettings) -> None:
 
 
 def test_bad_input_raises_precise_errors(settings: SolverSettings) -> None:
-    rules = find_preset("robbers")
+    rules = manipulation_rules("robbers")
     with pytest.raises(NotationError):
         parse_cards("4X")
     with pytest.raises(ConfigError, match="3 copies of 5S"):

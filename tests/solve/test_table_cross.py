@@ -14,16 +14,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import manipulation_rules
 from helpers.ilp_reference import Optimum, optimum
 from helpers.positions import Position, check_play, movable_cards, opening_position, random_position
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld
-from openrummy.rules import find_preset
 from openrummy.solve import SolverSettings, best_play
 from openrummy.solve import _dp as dp_module
 from openrummy.solve import _fast as fast_module
 from openrummy.solve import _problem as problem_module
 from openrummy.solve import table as table_module
+from openrummy.solve._dp import solve_core
+from openrummy.solve._milp import solve_milp
 from openrummy.solve.settings import DEFAULT_SETTINGS
 
 MILP_ALONE = SolverSettings(dp_budget=0, lp_bound=False)
@@ -97,7 +99,7 @@ def test_linear_relaxation_bounds_the_optimum(monkeypatch: pytest.MonkeyPatch) -
     from openrummy.solve._milp import lp_bound
     from openrummy.solve._problem import BudgetExceeded, CoreProblem, CoreSpec
 
-    real = table_module.solve_core
+    real = solve_core
     captured: list[tuple[CoreProblem, CoreSpec]] = []
 
     def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
@@ -132,7 +134,7 @@ def test_huge_state_space_switches_to_the_integer_program(
     and hand the position to the integer program.
     """
     calls: list[int] = []
-    real = table_module.solve_milp
+    real = solve_milp
 
     def spy(prob, spec):  # type: ignore[no-untyped-def]
         calls.append(1)
@@ -220,7 +222,7 @@ def _record_compiled_problems(
 ) -> list[tuple[problem_module.CoreProblem, problem_module.CoreSpec]]:
     """A list that every core problem of an optimum solved by the compiled search joins."""
     problems: list[tuple[problem_module.CoreProblem, problem_module.CoreSpec]] = []
-    real_core = table_module.solve_core
+    real_core = solve_core
 
     def spy(prob, spec, **kw):  # type: ignore[no-untyped-def]
         if fast_module.eligible(prob, spec) and kw.get("target") is None:
@@ -345,7 +347,7 @@ def test_hypothesis_flat_tables(
     opened: bool,
 ) -> None:
     """Any hand against any arrangeable flat table (the table is arranged first)."""
-    rules = find_preset(game, {"meld.ace_mode": mode, "deck.printed_jokers": 6})
+    rules = manipulation_rules(game, {"meld.ace_mode": mode, "deck.printed_jokers": 6})
     tiles = rules.deck.kind.name == "TILES"
     deck = _deck(tiles)
     cnt: Counter[Card] = Counter()
