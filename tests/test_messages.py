@@ -253,7 +253,10 @@ def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
     from openrummy.errors import IllegalActionError, NotationError
     from openrummy.solve.hand import InvalidHandError, check_hand
 
+    from openrummy.rules.indian import IndianRules
+
     rules = find_preset("indian13")
+    assert isinstance(rules, IndianRules)
     with pytest.raises(NotationError) as bad_card:
         Card.parse("XX")
     with pytest.raises(InvalidHandError) as bad_hand:

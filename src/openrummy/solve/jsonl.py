@@ -135,7 +135,7 @@ def json_error(error: json.JSONDecodeError) -> str:
     ...     json.loads('{"hand": ["3S", "4')
     ... except json.JSONDecodeError as e:
     ...     print(json_error(e))
-    not valid JSON: unterminated string starting at column 16 (the line ends too early: is it cut short?)
+    not valid JSON: unterminated string starting at column 17 (the line ends too early: is it cut short?)
     """
     what = error.msg.removesuffix(" at").removesuffix(":")
     text = f"not valid JSON: {what[:1].lower()}{what[1:]} at column {error.colno}"
