@@ -251,9 +251,8 @@ def test_every_server_error_code_has_words_in_both_languages() -> None:
 def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
     from openrummy.cards import Card
     from openrummy.errors import IllegalActionError, NotationError
-    from openrummy.solve.hand import InvalidHandError, check_hand
-
     from openrummy.rules.indian import IndianRules
+    from openrummy.solve.hand import InvalidHandError, check_hand
 
     rules = find_preset("indian13")
     assert isinstance(rules, IndianRules)
@@ -274,3 +273,13 @@ def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
         assert why is not None
         assert str(err.value).startswith(en)
         assert render(why, "de").startswith(de)
+
+
+def test_every_bot_is_described_in_both_languages() -> None:
+    from openrummy.bots import bot_infos
+
+    for info in bot_infos():
+        (family,) = info.families
+        entry = CAT["reasons"][f"bot.{family}.{info.name}"]
+        assert entry["en"] == info.description
+        assert entry["de"].strip() and info.describe("de") == entry["de"]

@@ -482,12 +482,14 @@ def list_bots(
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="Only bots for this preset's family.")
     ] = None,
+    lang: LangOption = "en",
 ) -> None:
     """List the computer players, weakest first, with a line on each."""
     from openrummy.bots import bot_infos
     from openrummy.rules import find_preset, preset_names
 
     try:
+        _check_lang(lang)
         family = find_preset(game).family if game else None
     except RummyError as e:
         raise _fail(str(e)) from None
@@ -499,7 +501,7 @@ def list_bots(
         typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")
         for info in infos:
             if fam in info.families:
-                typer.echo(f"  {info.name:10} {info.description}")
+                typer.echo(f"  {info.name:10} {info.describe(lang)}")
 
 
 def _duration(seconds: float) -> str:
