@@ -29,6 +29,7 @@ line alone (blank lines are skipped)::
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -202,6 +203,11 @@ def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dic
     return _solve(rules, table_or_cards, hand, opened, settings)
 
 
+@functools.cache
+def _load_compiled() -> None:
+    compiled.warm()
+
+
 def _solve(
     rules: ManipulationRules,
     table: list[Meld] | list[Card],
@@ -210,6 +216,8 @@ def _solve(
     settings: SolverSettings,
 ) -> dict[str, object]:
     try:
+        if settings.compiled and compiled.available():
+            _load_compiled()
         t0 = time.perf_counter()
         play = best_play(rules, table, hand, opened=opened, settings=settings)
         ms = (time.perf_counter() - t0) * 1000
@@ -245,11 +253,9 @@ def solve_lines(
     """Solve every position; one output line (or block, with ``pretty``, its cards in
     ``lang``'s letters) per input line.
 
-    The compiled solver core (when numba is installed) is loaded first, so that the first
-    line's ``ms`` is the solve's own time, not the load's (about half a second, once per
-    process)."""
-    if settings.compiled and compiled.available():
-        compiled.warm()
+    The compiled solver core (when numba is installed) is loaded before the first solve,
+    so that its ``ms`` is the solve's own time, not the load's (about half a second, once
+    per process); lines answered with an error do not load it."""
     n = 0
     for line in lines:
         if not line.strip():
