@@ -91,7 +91,7 @@ def _announce_compile() -> None:
     install), so that nobody waits a minute in silence."""
     from openrummy.solve import compiled
 
-    compiled.announce_with(lambda message: typer.echo(message, err=True))
+    compiled.announce_with(lambda message: typer.echo(str(message), err=True))
 
 
 def _version(value: bool) -> None:
@@ -849,7 +849,7 @@ def warm() -> None:
         return
     cold = compiled.likely_cold()
     if cold:
-        typer.echo(compiled.COMPILING, err=True)
+        typer.echo(str(compiled.COMPILING), err=True)
     seconds = compiled.warm()
     what = "compiled" if cold else "already compiled; loaded"
     typer.echo(f"the solver's core is {what} ({seconds:.1f} s)")

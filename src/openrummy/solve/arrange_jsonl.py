@@ -41,6 +41,7 @@ from typing import Any
 from openrummy.cards import Card, check_deck_kind, parse_cards
 from openrummy.errors import RummyError
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, Wilds
 from openrummy.solve.hand import (
@@ -188,10 +189,7 @@ def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:
     # Every Indian preset has a wild rank, so a line that names neither the indicator nor
     # the rank has forgotten it; "wild_rank": null says on purpose that there is none.
     if "indicator" not in req and "wild_rank" not in req:
-        raise RummyError(
-            'a line needs "indicator" (the card turned up, e.g. "2C"), or "wild_rank" '
-            '("2", "Q"; null for a hand without a wild rank)'
-        )
+        raise RummyError(Reason.of("input.needs_wild_rank"))
     indicator = req.get("indicator")
     wild_rank = req.get("wild_rank")
     ind = None

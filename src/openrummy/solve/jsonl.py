@@ -38,6 +38,7 @@ from typing import Any
 from openrummy.cards import Card, check_deck_kind
 from openrummy.errors import NotationError, RummyError
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve import compiled
@@ -81,7 +82,7 @@ def parse_position(
     # (an empty table or hand is written [] on purpose).
     for name in ("hand", "table"):
         if name not in data:
-            raise NotationError(f'a line needs "{name}": a list of cards, [] if it is empty')
+            raise NotationError(Reason.of("input.needs_field", field=name))
     raw_table = data["table"]
     raw_hand = data["hand"]
     if not isinstance(raw_table, list) or not isinstance(raw_hand, list):
@@ -126,7 +127,7 @@ def require_fields(text: str, names: Iterable[str]) -> None:
     given = {field.split(maxsplit=1)[0] for field in text.split("|")[1:] if field.strip()}
     for name in names:
         if name not in given:
-            raise NotationError(f"the position needs a {name} field ('{name} -' if it is empty)")
+            raise NotationError(Reason.of("input.position_needs_field", field=name))
 
 
 def json_error(error: json.JSONDecodeError) -> str:
