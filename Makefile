@@ -12,7 +12,7 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray,tui,rl,openspiel]'
 	touch $(STAMP)
 
 # The server alone (make run): its own environment with the server extra and nothing else
@@ -58,12 +58,12 @@ test-js: $(NODE_STAMP)
 # The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
 # fresh random sample against the references; tests marked slow are left to test-exhaustive.
 test: lint docs test-js browser warm
-	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=20
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not slow" --durations=20
 
 # Everything, the full seeded cross-checks and the long server games included: run it before
 # changing solve/ or a game engine (see docs/testing.md).
 test-exhaustive: lint docs test-js browser warm
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 bench: $(STAMP) warm
 	$(BIN)/python bench/run_all.py

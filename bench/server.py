@@ -7,18 +7,35 @@ after a think time. It measures the action round trip (send -> the server's upda
 ``reply_to``, i.e. parse, apply, store in the log, broadcast) and the accepted actions per
 second, and prints one line per N::
 
-    .venv/bin/python bench/server.py                      # N = 10, 50, 100, 200
+    .venv/bin/python bench/server.py                      # N = 50, 100, 200, 400
     .venv/bin/python bench/server.py --tables 200 --seconds 60 --think 0.25
+    .venv/bin/python bench/server.py --tables 20 --attack # quiet, then under attack
+    .venv/bin/python bench/server.py --postgres            # two processes on PostgreSQL
 
-Target (issue 6): 200 concurrent tables with p99 <= 50 ms on a 2-core machine. The clients
-share the machine with the server, so the numbers include their cost too. Every request
-goes to 127.0.0.1 only, and each run is bounded in time.
+With ``--attack`` each N runs twice: quiet, then while hostile clients (each from its own
+address, given with ``X-Forwarded-For``) work the server's limits at the full allowed rate:
+table checks of the costliest kind the deck allows, sent back to back (answered ``busy``
+past the address's budget); hellos with wrong tokens at the connection's message rate
+(answered ``rate_limited`` past the failed-hello limit); tables created as fast as allowed;
+and the most bots-only tables an address may keep running, created with ``bot_pause: 0``.
+
+With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
+(``scripts/throwaway_postgres.py``); each table is created on one process and its two
+players connect to different ones, so every action crosses the processes.
+
+Target: 200 concurrent tables with p99 <= 50 ms on a 2-core machine; under attack, another
+table's p99 at most twice its quiet value. The clients share the machine with the server,
+so the numbers include their cost too. The scripted players' own limits per address are
+lifted (``OPENRUMMY_UNLIMITED_CLIENTS=127.0.0.1``: every one of them comes from there);
+the attackers' are the defaults. Every request goes to 127.0.0.1 only, and each run is bounded
+in time.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import multiprocessing as mp
@@ -38,6 +55,7 @@ import httpx
 import websockets
 
 from openrummy.bots import make_bot
+from openrummy.games.views import view_from_json
 from openrummy.rules import find_preset
 
 PRESET = "robbers"
@@ -89,7 +107,7 @@ async def seat_player(
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                     n += 1
                     mid = f"{seat}-{n}"
-                    action = str(bot.choose(view))
+                    action = str(bot.choose(view_from_json(view)))
                     pending = (mid, time.perf_counter())
                     await ws.send(
                         json.dumps({"type": "action", "id": mid, "seq": seq, "action": action})
@@ -123,7 +141,12 @@ async def open_table(http: httpx.AsyncClient) -> tuple[str, str, list[dict[str, 
 
 
 async def table_loop(
-    http: httpx.AsyncClient, url: str, stats: Stats, think: float, ready: asyncio.Barrier
+    https: list[httpx.AsyncClient],
+    urls: list[str],
+    k: int,
+    stats: Stats,
+    think: float,
+    ready: asyncio.Barrier,
 ) -> None:
     """Play two-player tables one after the other while the level runs.
 
@@ -131,11 +154,15 @@ async def table_loop(
     the measured window is play, not the lobby.
     """
     first = True
+    http = https[k % len(https)]
     while stats.running():
         tid, creator, seats = await open_table(http)
+        # With several server processes the two players connect to different ones.
         players = [
-            asyncio.create_task(seat_player(url, tid, s["token"], s["seat"], stats, think))
-            for s in seats
+            asyncio.create_task(
+                seat_player(urls[(k + i) % len(urls)], tid, s["token"], s["seat"], stats, think)
+            )
+            for i, s in enumerate(seats)
         ]
         await asyncio.sleep(0.5)  # let both connect before the start
         if first:
@@ -168,14 +195,123 @@ def cpu_pressure() -> str:
     return "CPU pressure " + line.split()[1].replace("avg10=", "") + "% (10 s)"
 
 
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux /proc), to report CPU per action."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a server process and of its helper workers (Linux /proc)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = _stat(int(entry.name))
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# -- hostile clients ------------------------------------------------------------------------
+RUNS = [f"[{a}{s} {a + 1}{s} {a + 2}{s}]" for s in "SHDC" for a in (2, 5, 8)] * 2
+HEAVY_CHECK = ["[JH QH JK JK JK]", "[JD JK KD]", *RUNS]
+"""A costly check the robbers deck allows (2 decks, 4 jokers): every joker open, 26 melds."""
+
+
+class AttackStats:
+    def __init__(self) -> None:
+        self.answers: dict[str, int] = {}
+
+    def count(self, what: str) -> None:
+        self.answers[what] = self.answers.get(what, 0) + 1
+
+
+async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> None:
+    """One hostile address: checks back to back, wrong hellos, tables, bots-only games."""
+    headers = {"X-Forwarded-For": address}
+    async with httpx.AsyncClient(base_url=url, timeout=60, headers=headers) as http:
+        made = (
+            await http.post(
+                "/api/tables",
+                json={
+                    "preset": PRESET,
+                    "seats": [{}, {"kind": "bot", "bot": "simple"}],
+                    "creator_seat": 0,
+                    "creator_name": "Mallory",
+                },
+            )
+        ).json()
+        tid, token = made["table"]["id"], made["seat_token"]
+        await http.post(
+            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['creator_token']}"}
+        )
+
+        async def checks() -> None:
+            auth = {"Authorization": f"Bearer {token}"}
+            while not stop.is_set():
+                r = await http.post(
+                    f"/api/tables/{tid}/check", json={"table": HEAVY_CHECK}, headers=auth
+                )
+                stats.count(f"check {r.status_code}")
+                if r.status_code == 503:
+                    await asyncio.sleep(0.05)  # back to back, with a breath after a refusal
+
+        async def hellos() -> None:
+            ws_url = url.replace("http://", "ws://") + f"/ws/tables/{tid}"
+            async with websockets.connect(
+                ws_url, additional_headers=headers, compression=None
+            ) as ws:
+                k = 0
+                while not stop.is_set():
+                    k += 1
+                    await ws.send(json.dumps({"type": "hello", "token": f"guess-{k}"}))
+                    with contextlib.suppress(TimeoutError):
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        stats.count(f"hello {msg.get('code', msg['type'])}")
+                    await asyncio.sleep(1 / 20)  # the connection's message rate
+
+        async def tables() -> None:
+            bots = [{"kind": "bot", "bot": "simple"}] * 2
+            while not stop.is_set():
+                r = await http.post(
+                    "/api/tables",
+                    json={"preset": PRESET, "seats": bots, "bot_pause": 0, "title": "spam"},
+                )
+                stats.count(f"create {r.status_code}")
+                if r.status_code == 201:
+                    made = r.json()
+                    await http.post(
+                        f"/api/tables/{made['table']['id']}/start",
+                        headers={"Authorization": f"Bearer {made['creator_token']}"},
+                    )
+                else:
+                    await asyncio.sleep(0.5)
+
+        await asyncio.gather(checks(), hellos(), tables())
+
+
+def attack_process(urls: list[str], addresses: int, stop: Any, out: Any) -> None:
+    """Entry point of the hostile clients' process: they run until ``stop`` is set."""
+    stats = AttackStats()
+
+    async def run() -> None:
+        await asyncio.gather(
+            *(
+                _attacker(urls[i % len(urls)], f"10.66.0.{i + 1}", stop, stats)
+                for i in range(addresses)
+            )
+        )
+
+    try:
+        asyncio.run(run())
+    finally:
+        out.put(stats.answers)
 
 
 async def client_level(
-    url: str, tables: int, think: float, warmup: float, seconds: float, go: Any
+    urls: list[str], tables: int, think: float, warmup: float, seconds: float, go: Any
 ) -> Stats:
     """One client process's share: set its tables up, wait for every process, then play."""
     stats = Stats()
@@ -192,9 +328,11 @@ async def client_level(
             if stats.recording:
                 lags.append(time.perf_counter() - t - 0.01)
 
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as http:
+    https = [httpx.AsyncClient(base_url=u, timeout=120, limits=limits) for u in urls]
+    try:
         loops = [
-            asyncio.create_task(table_loop(http, url, stats, think, ready)) for _ in range(tables)
+            asyncio.create_task(table_loop(https, urls, k, stats, think, ready))
+            for k in range(tables)
         ]
         async with asyncio.timeout(300):
             await ready.wait()
@@ -212,15 +350,18 @@ async def client_level(
         stats.lags = lags
         watcher.cancel()
         await asyncio.gather(*loops)
+    finally:
+        for http in https:
+            await http.aclose()
     return stats
 
 
 def client_process(
-    url: str, tables: int, think: float, warmup: float, seconds: float, go: Any, out: Any
+    urls: list[str], tables: int, think: float, warmup: float, seconds: float, go: Any, out: Any
 ) -> None:
     """Entry point of one client process: its measurements go back through ``out``."""
     try:
-        stats = asyncio.run(client_level(url, tables, think, warmup, seconds, go))
+        stats = asyncio.run(client_level(urls, tables, think, warmup, seconds, go))
     except BaseException as e:  # report, so the parent does not wait for nothing
         go.abort()
         out.put({"error": f"{type(e).__name__}: {e}"})
@@ -238,7 +379,13 @@ def client_process(
 
 
 def run_level(
-    url: str, pid: int, tables: int, think: float, warmup: float, seconds: float, procs: int
+    urls: list[str],
+    pids: list[int],
+    tables: int,
+    think: float,
+    warmup: float,
+    seconds: float,
+    procs: int,
 ) -> Stats:
     """N tables split over ``procs`` client processes, measured over the same window."""
     ctx = mp.get_context("spawn")
@@ -248,7 +395,9 @@ def run_level(
     shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
     workers = [
         ctx.Process(
-            target=client_process, args=(url, share, think, warmup, seconds, go, out), daemon=True
+            target=client_process,
+            args=(urls, share, think, warmup, seconds, go, out),
+            daemon=True,
         )
         for share in shares
     ]
@@ -263,9 +412,9 @@ def run_level(
         raise SystemExit(f"a client process failed: {out.get(timeout=5)}") from None
     time.sleep(warmup)
     start = time.monotonic()
-    cpu0 = cpu_seconds(pid)
+    cpu0 = sum(cpu_seconds(p) for p in pids)
     time.sleep(seconds)
-    stats.server_cpu = cpu_seconds(pid) - cpu0
+    stats.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stats.window = time.monotonic() - start
     for _ in workers:
         part = out.get(timeout=300)
@@ -282,9 +431,18 @@ def run_level(
     return stats
 
 
-def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+LIFTED = {
+    # The scripted players all come from 127.0.0.1: the limits per address are not theirs
+    # (the attackers come from other addresses, with the default limits).
+    "OPENRUMMY_UNLIMITED_CLIENTS": "127.0.0.1",
+}
+
+
+def start_server(
+    tmp: Path, db: str | None = None, name: str = "server"
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "OPENRUMMY_BOT_PAUSE": "0"}
+    env = {**os.environ, "OPENRUMMY_BOT_PAUSE": "0", **LIFTED}
     cmd = [
         sys.executable,
         "-m",
@@ -293,17 +451,17 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
         "--port",
         str(port),
         "--db",
-        f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}",
+        db or f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}",
         "--log-level",
         "warning",
     ]
-    log = (tmp / "server.log").open("wb")
+    log = (tmp / f"{name}.log").open("wb")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server exited: {(tmp / 'server.log').read_text()[-2000:]}")
+            raise SystemExit(f"the server exited: {(tmp / f'{name}.log').read_text()[-2000:]}")
         try:
             if httpx.get(url + "/api/health", timeout=1).status_code == 200:
                 return proc, url
@@ -326,9 +484,49 @@ class _Running:
         pass
 
 
+def postgres_database() -> tuple[Any, str]:
+    """A throwaway PostgreSQL cluster and a fresh database in it (its async URL)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "throwaway_postgres.py"
+    spec = importlib.util.spec_from_file_location("throwaway_postgres", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cluster = module.Cluster()
+    cluster.start()
+
+    async def create() -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        conn = await asyncpg.connect(cluster.url.replace("postgresql+asyncpg", "postgresql"))
+        try:
+            await conn.execute('CREATE DATABASE "bench"')
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    return cluster, str(cluster.database_url("bench"))
+
+
+def report(n: int, stats: Stats, label: str) -> None:
+    rtt = [x * 1000 for x in stats.rtts]
+    rate = stats.actions / stats.window
+    per_action = 1000 * stats.server_cpu / max(1, stats.actions)
+    print(
+        f"{n:>6} {label:>7} {rate:>9.1f} "
+        f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} "
+        f"{percentile(rtt, 0.99):>7.1f} {max(rtt, default=float('nan')):>7.1f} "
+        f"{100 * stats.server_cpu / stats.window:>9.0f}% {per_action:>9.2f} "
+        f"{100 * stats.client_cpu / stats.window:>9.0f}% {stats.errors:>6} "
+        f"{1000 * percentile(stats.lags, 0.99):>11.1f} ms",
+        flush=True,
+    )
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tables", default="10,50,100,200", help="comma-separated N")
+    ap.add_argument("--tables", default="50,100,200,400", help="comma-separated N")
     ap.add_argument("--think", type=float, default=0.5, help="mean think time per action (s)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured window per N (s)")
     ap.add_argument(
@@ -345,49 +543,89 @@ def main(argv: list[str]) -> int:
         help="processes the scripted clients are spread over (one asyncio loop each)",
     )
     ap.add_argument(
+        "--attack",
+        type=int,
+        default=0,
+        metavar="ADDRESSES",
+        help="run each N quiet, then under attack by this many hostile addresses",
+    )
+    ap.add_argument(
+        "--postgres", action="store_true", help="two server processes on a throwaway PostgreSQL"
+    )
+    ap.add_argument(
         "--url", help="use this running server (127.0.0.1 only) instead of starting one"
     )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
+    cluster: Any = None
     with tempfile.TemporaryDirectory(prefix="openrummy-bench-") as d:
+        procs: list[_Running | subprocess.Popen[bytes]] = []
+        urls: list[str] = []
         if args.url:
             if not args.url.startswith(("http://127.", "http://localhost")):
                 raise SystemExit("--url must be a server on this machine (127.0.0.1)")
-            proc: _Running | subprocess.Popen[bytes] = _Running(args.pid or os.getpid())
-            url = args.url
+            procs.append(_Running(args.pid or os.getpid()))
+            urls.append(args.url)
+            where = "a running server"
+        elif args.postgres:
+            cluster, db = postgres_database()
+            for k in range(2):
+                proc, url = start_server(Path(d), db, f"server{k}")
+                procs.append(proc)
+                urls.append(url)
+            where = "PostgreSQL, two processes"
         else:
             proc, url = start_server(Path(d))
+            procs.append(proc)
+            urls.append(url)
+            where = "SQLite, one process"
+        pids = [p.pid for p in procs]
         try:
             print(
-                f"server: {url} (SQLite, one process); preset {PRESET}, 2 seats per table, "
+                f"server: {', '.join(urls)} ({where}); preset {PRESET}, 2 seats per table, "
                 f"think {args.think:g} s, window {args.seconds:g} s; load average before: "
                 f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
             )
             print(
-                f"{'tables':>6} {'clients':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+                f"{'tables':>6} {'load':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
                 f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
                 f"{'errors':>6} {'client lag p99':>14}"
             )
             for n in levels:
                 stats = run_level(
-                    url, proc.pid, n, args.think, args.warmup, args.seconds, args.client_procs
+                    urls, pids, n, args.think, args.warmup, args.seconds, args.client_procs
                 )
-                rtt = [x * 1000 for x in stats.rtts]
-                rate = stats.actions / stats.window
-                per_action = 1000 * stats.server_cpu / max(1, stats.actions)
+                report(n, stats, "quiet")
+                if not args.attack:
+                    continue
+                ctx = mp.get_context("spawn")
+                stop, out = ctx.Event(), ctx.Queue()
+                attacker = ctx.Process(
+                    target=attack_process, args=(urls, args.attack, stop, out), daemon=True
+                )
+                attacker.start()
+                try:
+                    stats = run_level(
+                        urls, pids, n, args.think, args.warmup, args.seconds, args.client_procs
+                    )
+                finally:
+                    stop.set()
+                report(n, stats, "attack")
+                answers = out.get(timeout=120)
+                attacker.join(60)
                 print(
-                    f"{n:>6} {2 * n:>7} {rate:>9.1f} "
-                    f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} "
-                    f"{percentile(rtt, 0.99):>7.1f} {max(rtt, default=float('nan')):>7.1f} "
-                    f"{100 * stats.server_cpu / stats.window:>9.0f}% {per_action:>9.2f} "
-                    f"{100 * stats.client_cpu / stats.window:>9.0f}% {stats.errors:>6} "
-                    f"{1000 * percentile(stats.lags, 0.99):>11.1f} ms",
+                    f"{'':>6} the attackers' answers: "
+                    + ", ".join(f"{k}: {v}" for k, v in sorted(answers.items())),
                     flush=True,
                 )
         finally:
-            proc.terminate()
-            proc.wait(30)
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                p.wait(30)
+            if cluster is not None:
+                cluster.stop()
     return 0
 
 

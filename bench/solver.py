@@ -44,12 +44,45 @@ from typing import Any
 
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.games.commit import commit_violations
-from openrummy.melds import Meld, MeldItem
+from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules import find_preset
+from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve import BestPlay, best_play
 
 SIZES = (20, 40, 60, 80)
+
+VARIANTS: tuple[tuple[str, str, dict[str, object], tuple[int, ...], bool], ...] = (
+    # (label, preset, options, table sizes, opened)
+    ("wrap 2d 4j", "robbers_s003", {}, (20, 40, 60, 80), True),
+    (
+        "low 3d 6j",
+        "robbers",
+        {"deck.standard_decks": 3, "deck.printed_jokers": 6},
+        (40, 80, 150),
+        True,
+    ),
+    ("low 4d 6j", "robbers", {"deck.standard_decks": 4, "deck.printed_jokers": 6}, (80, 150), True),
+    (
+        "wrap 4d 6j",
+        "robbers_s003",
+        {"deck.standard_decks": 4, "deck.printed_jokers": 6},
+        (80, 150),
+        True,
+    ),
+    ("open 40+table", "robbers", {}, (40,), False),
+    ("open 30 hand", "rummikub", {}, (40,), False),
+    (
+        "open run",
+        "robbers",
+        {"opening.type": "RUN_FROM_HAND", "meld.ace_mode": "HIGH_OR_LOW"},
+        (40,),
+        False,
+    ),
+)
+"""The variant groups of ``--variants``: every ace mode, three and four decks with six
+jokers, and players who have not opened under each opening rule (40 points with table
+play the same turn, 30 points from the hand alone, a run from the hand)."""
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "ilp_reference.py"
 """The test suite's independent HiGHS model of the table problem."""
@@ -169,6 +202,70 @@ def make_position(seed: int, size: int, kind: str) -> Position:
     return Position(table, hand)
 
 
+def _variant_meld(rng: random.Random, rules: ManipulationRules, pool: list[Card]) -> Meld | None:
+    """A random valid meld of these rules from ``pool`` (taken out of it), or None."""
+    tiles = rules.deck.kind is DeckKind.TILES
+    have: dict[Card, int] = {}
+    for c in pool:
+        have[c] = have.get(c, 0) + 1
+    jokers = have.get(JOKER, 0)
+    if rng.random() < 0.45:
+        r = rng.randint(1, 13)
+        idents = [Card(r, s, tiles) for s in rng.sample(list(Suit), rng.choice([3, 3, 4]))]
+    else:
+        s = rng.choice(list(Suit))
+        ln = rng.choice([3, 3, 4, 4, 5, 6, 7])
+        mode = rules.meld.ace_mode
+        if mode is AceMode.WRAPAROUND:
+            start = rng.randint(1, 13)
+            ranks = [(start - 1 + k) % 13 + 1 for k in range(ln)]
+        else:
+            top = 14 if mode is AceMode.HIGH_OR_LOW else 13
+            start = rng.randint(1, top - ln + 1)
+            ranks = [1 if r == 14 else r for r in range(start, start + ln)]
+        idents = [Card(r, s, tiles) for r in ranks]
+    items: list[MeldItem] = []
+    for ident in idents:
+        if have.get(ident, 0) > 0 and rng.random() > 0.1:
+            have[ident] -= 1
+            items.append(MeldItem.natural(ident))
+        elif jokers > 0 and sum(it.card.is_joker for it in items) < 2:
+            jokers -= 1
+            items.append(MeldItem(JOKER, ident))
+        else:
+            return None
+    m = Meld(tuple(items))
+    if not m.is_valid(rules.meld_rules):
+        return None
+    for c in m.cards:
+        pool.remove(c)
+    return m
+
+
+def variant_position(seed: int, rules: ManipulationRules, size: int, hand: int) -> Position:
+    """A seeded position of any rules: a valid table of about ``size`` cards, ``hand`` cards."""
+    rng = random.Random(seed)
+    tiles = rules.deck.kind is DeckKind.TILES
+    pool = [
+        Card(r, s, tiles)
+        for _ in range(rules.deck.standard_decks)
+        for s in Suit
+        for r in range(1, 14)
+    ]
+    pool += [JOKER] * rules.deck.printed_jokers
+    rng.shuffle(pool)
+    table: list[Meld] = []
+    n = tries = 0
+    while n < size and tries < 800 and len(pool) > hand:
+        tries += 1
+        m = _variant_meld(rng, rules, pool)
+        if m is not None:
+            table.append(m)
+            n += len(m)
+    rng.shuffle(pool)
+    return Position(table, pool[:hand])
+
+
 def load_reference() -> Reference:
     """``optimum(rules, table, hand)`` of the test suite's reference model.
 
@@ -184,7 +281,9 @@ def load_reference() -> Reference:
     return optimum
 
 
-def legality(rules: ManipulationRules, p: Position, play: BestPlay) -> list[str]:
+def legality(
+    rules: ManipulationRules, p: Position, play: BestPlay, opened: bool = True
+) -> list[str]:
     """Why this play is not a legal turn (the engine's commit checks), or nothing."""
     cards = [c for m in play.table for c in m.cards]
     before = [c for m in p.table for c in m.cards] + list(play.placed)
@@ -199,19 +298,21 @@ def legality(rules: ManipulationRules, p: Position, play: BestPlay) -> list[str]
             table_before=list(play.before),
             hand=list(p.hand),
             table_after=list(play.table),
-            opened=True,
+            opened=opened,
         )
     ]
 
 
-def check(rules: ManipulationRules, s: Solved, optimum: tuple[int, int]) -> list[str]:
+def check(
+    rules: ManipulationRules, s: Solved, optimum: tuple[int, int], opened: bool = True
+) -> list[str]:
     """What is wrong with our two answers to ``s`` (empty: both optimal and legal)."""
     wrong: list[str] = []
     for what, play in (("count and value", s.fast), ("rummy solve", s.full)):
         got = (play.count, play.value)
         if got != optimum:
             wrong.append(f"{what}: placed (count, value) {got}, the optimum is {optimum}")
-        wrong.extend(f"{what}: {v}" for v in legality(rules, s.position, play))
+        wrong.extend(f"{what}: {v}" for v in legality(rules, s.position, play, opened))
     return wrong
 
 
@@ -292,7 +393,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--n", type=int, default=40, help="positions per size and kind")
     ap.add_argument("--sizes", type=int, nargs="+", default=list(SIZES), help="table sizes (tiles)")
     ap.add_argument("--no-install", action="store_true", help="do not pip install rummikub-solver")
+    ap.add_argument(
+        "--variants",
+        action="store_true",
+        help="the variant groups (ace modes, 3-4 decks, 6 jokers, openings) instead",
+    )
     args = ap.parse_args(argv)
+    if args.variants:
+        return run_variants(args.n)
     sizes: list[int] = args.sizes
     rules = find_preset("rummikub")
     assert isinstance(rules, ManipulationRules)
@@ -393,6 +501,67 @@ def main(argv: list[str]) -> int:
         )
     )
     print(f"ours optimal and legal on {optimal} of {len(solved)} positions (HiGHS reference)")
+    for f in failures:
+        print(f"NOT OPTIMAL: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def run_variants(n: int) -> int:
+    """Every variant group of ``VARIANTS``: ``n`` positions per group and size (14-card
+    hands), ours timed both ways and checked against the HiGHS model, timed in the same run.
+
+    Times are CPU time of this process (``time.process_time``), so that other work on a
+    shared machine does not inflate them."""
+    optimum = load_reference()
+    warm_rules = find_preset("robbers_s003")
+    assert isinstance(warm_rules, ManipulationRules)
+    warm = variant_position(0, warm_rules, 20, 14)
+    best_play(warm_rules, warm.table, warm.hand)
+    optimum(warm_rules, [c for m in warm.table for c in m.cards], warm.hand)
+    print(
+        f"{'group':>14} {'table':>5} {'n':>3} | {'c+v med':>8} {'c+v p99':>8} | "
+        f"{'solve med':>9} {'solve p99':>9} | {'HiGHS med':>9} {'HiGHS max':>9} "
+        f"{'HiGHS/solve':>11} | {'opt':>5}"
+    )
+    failures: list[str] = []
+    total = optimal = 0
+    for label, preset, options, sizes, opened in VARIANTS:
+        rules = find_preset(preset, options)
+        assert isinstance(rules, ManipulationRules)
+        for size in sizes:
+            row = Row()
+            for i in range(n):
+                seed = 7919 * size + i
+                p = variant_position(seed, rules, size, 14)
+                t0 = time.process_time()
+                fast = best_play(rules, p.table, p.hand, opened=opened, keep_melds=False)
+                row.ours.append(time.process_time() - t0)
+                t0 = time.process_time()
+                full = best_play(rules, p.table, p.hand, opened=opened)
+                row.ours_solve.append(time.process_time() - t0)
+                t0 = time.process_time()
+                ref = optimum(rules, [c for m in p.table for c in m.cards], p.hand, opened=opened)
+                row.reference.append(time.process_time() - t0)
+                want = (ref.count, ref.value) if ref is not None else (0, 0)
+                solved = Solved(row, f"{label}, seed {seed}, {size} cards", p, fast, full)
+                wrong = check(rules, solved, want, opened)
+                total += 1
+                if wrong:
+                    failures.extend(f"{solved.label}: {w}" for w in wrong)
+                else:
+                    row.ours_optimal += 1
+                    optimal += 1
+            med = statistics.median(row.ours_solve)
+            ref_med = statistics.median(row.reference)
+            print(
+                f"{label:>14} {size:>5} {n:>3} | {statistics.median(row.ours) * 1000:>8.2f} "
+                f"{_ms(row.ours, 0.99):>8.2f}"
+                f" | {med * 1000:>9.2f} {_ms(row.ours_solve, 0.99):>9.2f} | "
+                f"{ref_med * 1000:>9.1f} {max(row.reference) * 1000:>9.1f} "
+                f"{ref_med / med:>10.1f}x | {row.ours_optimal:>2}/{n:<2}",
+                flush=True,
+            )
+    print(f"ours optimal and legal on {optimal} of {total} positions (HiGHS reference)")
     for f in failures:
         print(f"NOT OPTIMAL: {f}", file=sys.stderr)
     return 1 if failures else 0

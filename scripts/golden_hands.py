@@ -16,6 +16,10 @@ The hands come from ``biased_hand`` (runs, sets and wilds seeded in so that ever
 branch occurs) with ``random.Random(f"golden {case}")`` for each case of ``CASES``.
 
     .venv/bin/python scripts/golden_hands.py
+    .venv/bin/python scripts/golden_hands.py --cases indian21   # only these; the rest kept
+
+Each case draws its hands from its own random stream, so raising a case's count keeps its
+earlier hands and appends new ones.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ DEFAULT_OUT = ROOT / "tests" / "data" / "indian_hands.jsonl.gz"
 CASES: dict[str, tuple[str, dict[str, object], int]] = {
     "indian13": ("indian13", {}, 1500),
     "indian10": ("indian10", {}, 500),
-    "indian21": ("indian21", {}, 12),
+    "indian21": ("indian21", {}, 60),
     "A33 wild-rank cards never pure": ("indian13", {"wild.natural_use_counts_pure": False}, 200),
     "A34 sets of 5": ("indian13", {"meld.set_max": 5}, 200),
     "A35 no all-wild groups": (
@@ -91,10 +95,22 @@ def entries(case: str) -> list[dict[str, Any]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument(
+        "--cases", nargs="+", choices=list(CASES), help="regenerate these cases, keep the others"
+    )
     args = ap.parse_args()
+    kept: dict[str, list[str]] = {}
+    if args.cases:
+        with gzip.open(args.out, "rt", encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    kept.setdefault(json.loads(line)["case"], []).append(line.strip())
     lines: list[str] = []
     start = time.monotonic()
     for case in CASES:
+        if args.cases and case not in args.cases:
+            lines += kept.get(case, [])
+            continue
         lines += [json.dumps(e, sort_keys=True) for e in entries(case)]
         print(f"{case}: {len(lines)} hands, {time.monotonic() - start:.0f} s", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)

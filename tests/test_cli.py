@@ -49,7 +49,7 @@ def test_presets_lists_and_shows_options() -> None:
 
 def test_demo_then_replay_prints_the_same_outcome(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    demo = runner.invoke(app, ["demo", "--seed", "3", "--record", str(record)])
+    demo = runner.invoke(app, ["demo", "--seed", "3", "--bots", "simple", "--record", str(record)])
     assert demo.exit_code == 0, demo.output
     assert "winner:" in demo.output and "round 1:" in demo.output
     replay = runner.invoke(app, ["replay", str(record)])

@@ -70,6 +70,11 @@ PARTS: dict[str, tuple[set[str], str]] = {
         "import openrummy.server.app, openrummy.server.service",
     ),
     "sim": ({"fast", "sim"}, "import openrummy.sim.report, openskill.models, matplotlib"),
+    "tui": ({"fast", "tui"}, "import openrummy.tui.app"),
+    "rl": (
+        {"fast", "rl"},
+        "import openrummy.envs.single, openrummy.envs.text, openrummy.envs.evaluate",
+    ),
 }
 
 
@@ -105,3 +110,18 @@ def test_a_part_without_its_extra_names_the_extra() -> None:
         assert line.startswith(f"error: rummy {command} needs the {extra} extra"), line
         assert line.endswith(f"pip install 'openrummy[{extra}]'"), line
     assert res.stdout.startswith("MissingExtraError openrummy.server needs the server extra")
+
+
+def test_the_envs_without_the_rl_extra_name_it() -> None:
+    res = run_without(
+        modules_of("rl"),
+        """
+        try:
+            import openrummy.envs
+        except ImportError as e:
+            print(type(e).__name__, e)
+        """,
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("MissingExtraError openrummy.envs needs the rl extra"), res.stdout
+    assert res.stdout.strip().endswith("pip install 'openrummy[rl]'")

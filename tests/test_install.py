@@ -69,6 +69,7 @@ def test_the_core_solves_and_arranges_and_names_missing_extras(tmp_path: Path) -
         ("fast", "from openrummy.solve import compiled; compiled.warm()"),
         ("server", "import openrummy.server.app, openrummy.server.service"),
         ("sim", "import openrummy.sim.report, openskill.models, matplotlib"),
+        ("tui", "import openrummy.tui.app"),
     ],
 )
 def test_each_extra_installs_and_imports_on_its_own(tmp_path: Path, extra: str, code: str) -> None:

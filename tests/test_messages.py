@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import openrummy
-from helpers import manipulation_rules
+from helpers import indian_rules, manipulation_rules
 from openrummy.bots import make_bot, play_match
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.families import new_match
@@ -251,11 +251,9 @@ def test_every_server_error_code_has_words_in_both_languages() -> None:
 def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
     from openrummy.cards import Card
     from openrummy.errors import IllegalActionError, NotationError
-    from openrummy.rules.indian import IndianRules
     from openrummy.solve.hand import InvalidHandError, check_hand
 
-    rules = find_preset("indian13")
-    assert isinstance(rules, IndianRules)
+    rules = indian_rules("indian13")
     with pytest.raises(NotationError) as bad_card:
         Card.parse("XX")
     with pytest.raises(InvalidHandError) as bad_hand:

@@ -9,10 +9,30 @@ import pytest
 
 from helpers import manipulation_rules
 from openrummy.bots import SimpleBot, play_match
-from openrummy.cards import parse_cards
+from openrummy.cards import Card, parse_cards
 from openrummy.errors import RecordError
+from openrummy.games.actions import (
+    Abandon,
+    Action,
+    ActionKind,
+    Declare,
+    Discard,
+    Draw,
+    Drop,
+    EndTurn,
+    Pass,
+    Play,
+    Retrieval,
+    Show,
+    TakeDiscard,
+    Timeout,
+    action_from_json,
+    action_to_json,
+    kind_of,
+)
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.match import ManipulationMatch
+from openrummy.melds import Meld
 from openrummy.record import GameRecord, load_record
 
 
@@ -86,3 +106,39 @@ def test_load_record_errors(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RecordError):
         load_record(binary)
+
+
+RECORDED_ACTIONS: list[Action] = [
+    Play(0, (Meld.parse("[5H 6H 7H]"),)),
+    Play(
+        1,
+        (Meld.parse("[7S 7D 7C]"), Meld.parse("[4H 5H JK=6H]")),
+        (Retrieval(0, Card.parse("7S"), Card.parse("7S")),),
+    ),
+    Play(
+        2,
+        (Meld.parse("[7H 7D 7C]"),),
+        (Retrieval(1, Card.parse("7H"), Card.parse("7H"), from_table=True),),
+    ),
+    Draw(0),
+    TakeDiscard(1),
+    Discard(2, Card.parse("10C")),
+    Pass(0),
+    EndTurn(1),
+    Timeout(2),
+    Abandon(0),
+    Drop(1),
+    Declare(2, Card.parse("9C"), (Meld.parse("[4S 5S 6S]"), Meld.parse("[JK 8D 8H]"))),
+    Show(0, (Meld.parse("[2C 3C 4C]"),)),
+]
+
+
+def test_every_action_kind_comes_back_from_a_record_as_it_was() -> None:
+    """What a record stores of an action (``action_to_json``) reads back as the same action,
+    joker retrievals (from the hand and from the table) included: the seeded games of the
+    golden records never retrieve a joker."""
+    assert {kind_of(a) for a in RECORDED_ACTIONS} == set(ActionKind)
+    for action in RECORDED_ACTIONS:
+        data = json.loads(json.dumps(action_to_json(action)))
+        again = action_from_json(data)
+        assert again == action and str(again) == str(action), data

@@ -299,8 +299,15 @@ def demo(
         int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
     ] = 1,
     bots: Annotated[
-        str, typer.Option("--bots", help="Comma-separated bot kinds, one per seat or one for all.")
-    ] = "simple",
+        str,
+        typer.Option(
+            "--bots",
+            help=(
+                "Comma-separated bot kinds, one per seat or one for all (greedy: the simple bot "
+                "leaves most Robbers' Rummy rounds in a stalemate)."
+            ),
+        ),
+    ] = "greedy",
     option: OptionList = None,
     record: Annotated[
         Path | None, typer.Option("--record", help="Write the game record to this file.")
@@ -378,6 +385,75 @@ def demo(
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(GameRecord.from_match(match, names).dumps(), encoding="utf-8")
         out(f"record written to {record}")
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option("--game", "-g", help="Preset to play.")] = "rummikub",
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", min=2, max=6, help="Seats (default: you + --vs)."),
+    ] = None,
+    vs: Annotated[
+        str,
+        typer.Option("--vs", help="The bots: one kind for every other seat, or one per seat."),
+    ] = "greedy",
+    option: OptionList = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
+    ] = 1,
+    watch: Annotated[bool, typer.Option("--watch", help="Only bots play; you watch.")] = False,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Go on with a game saved with Ctrl+S.")
+    ] = None,
+    save: Annotated[Path, typer.Option("--save", help="Where Ctrl+S saves the game.")] = Path(
+        "rummy-game.json"
+    ),
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="en or de (default: from the locale).")
+    ] = None,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between the bots' moves.")] = 0.4,
+    server: Annotated[
+        str | None, typer.Option("--server", help="Take a seat at a server table (URL).")
+    ] = None,
+    table: Annotated[str | None, typer.Option("--table", help="The server table's id.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+) -> None:
+    """Play in the terminal against bots (needs the tui extra: pip install 'openrummy[tui]')."""
+    _require_extra("tui", "rummy play")
+    from openrummy.tui import RummyApp, Setup, default_lang
+    from openrummy.tui.session import LocalSession
+
+    language = lang or default_lang()
+    if language not in ("en", "de"):
+        raise _fail(f"--lang {language}: use en or de")
+    if server is not None or table is not None:
+        raise _fail(
+            "--server/--table: playing at a server table from the terminal is not available "
+            "yet; open the table's link in a browser"
+        )
+    try:
+        if resume is not None:
+            session = LocalSession.resume(resume, language)
+        else:
+            kinds = [k.strip() for k in vs.split(",") if k.strip()] or ["greedy"]
+            seats = players or (max(2, len(kinds)) if watch else len(kinds) + 1)
+            setup = Setup(
+                game=game,
+                options=_overrides(option),
+                players=seats,
+                bots=tuple(kinds),
+                seed=seed,
+                human=not watch,
+                name=name,
+            )
+            session = LocalSession(setup, language)
+    except (RummyError, ValueError) as e:
+        raise _fail(str(e)) from None
+    RummyApp(session=session, lang=language, save_path=resume or save, bot_delay=delay).run()
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -911,6 +987,17 @@ def _db_url_problem(url: str) -> str | None:
     if not getattr(dialect, "is_async", False):
         return "not an asyncio driver: use sqlite+aiosqlite:///PATH or postgresql+asyncpg://…"
     return None
+
+
+# -- analysis and puzzles (openrummy.cli_analysis) ---------------------------------------------
+def _register_analysis() -> None:
+    from openrummy.cli_analysis import analyse, puzzles_app
+
+    app.command("analyse")(analyse)
+    app.add_typer(puzzles_app, name="puzzles")
+
+
+_register_analysis()
 
 
 def main(argv: Sequence[str] | None = None) -> None:

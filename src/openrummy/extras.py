@@ -8,6 +8,9 @@ comes with an extra (``pip install 'openrummy[server]'``)::
     postgres  the server's PostgreSQL driver (asyncpg)
     sim       rummy simulate: ratings (openskill) and charts (matplotlib) (and fast)
     ray       simulate --backend ray on a cluster
+    tui       rummy play: the terminal table (Textual) (and fast)
+    rl        openrummy.envs: Gymnasium and PettingZoo environments (and fast)
+    openspiel openrummy.envs.openspiel: the games as OpenSpiel games (and rl)
     docs      make docs: mkdocs and mkdocstrings
     dev       the test and lint tools
 
@@ -39,6 +42,9 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
     "postgres": ("asyncpg",),
     "sim": ("openskill", "matplotlib"),
     "ray": ("ray",),
+    "tui": ("textual",),
+    "rl": ("gymnasium", "pettingzoo"),
+    "openspiel": ("pyspiel",),
 }
 """Each extra and the modules it brings (the ones OpenRummy imports)."""
 

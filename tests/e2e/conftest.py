@@ -1,5 +1,6 @@
 """Fixtures of the browser tests (see ``helpers.e2e``): a ``rummy serve`` process per module
-on a free port with a temporary SQLite database, and a fresh headless Chromium per test.
+on a free port with a temporary SQLite database, and one headless Chromium per module whose
+pages each get a context of their own, closed when the test ends.
 
 Own fixtures instead of pytest-playwright, which keeps an event loop open and breaks the
 async server tests.
@@ -73,8 +74,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         log.close()
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for a module's tests: it starts once, not per test. Not for the
+    session: Playwright's sync API holds an event loop while it runs, which the async server
+    tests on the same worker must not meet."""
     ensure_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -84,3 +88,13 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's Chromium; every page a test opens has a context of its own
+    (``helpers.e2e.new_page``: its own storage, its own player), and all of them are closed
+    when the test ends, so nothing a test leaves open runs on into the next."""
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()

@@ -124,9 +124,12 @@ def test_check_and_hint_for_a_seated_player(server: Server) -> None:
     res = post(server, path, {"table": ["[10S 10H JK=10D]"], "hand_only": [True]}, token).json()
     assert res["checked"] and not res["ok"]
     assert any(v["code"] == "C5" for v in res["violations"]), res
-    # Identities are not searched for too many open jokers: the player states them.
-    res = post(server, path, {"table": ["[JK JK JK JK JK JK]", "[5S JK JK JK JK]"]}, token).json()
+    # Open jokers that fit several ways, or a meld of jokers only: the player states them.
+    res = post(server, path, {"table": ["[JK JK]", "[5S 6S JK JK]"]}, token).json()
     assert [m["reason"] for m in res["melds"]] == ["choose what the joker stands for"] * 2
+    # More jokers than the deck holds (4): refused before anything is judged.
+    too_many = post(server, path, {"table": ["[JK JK JK]", "[5S JK JK]"]}, token)
+    assert too_many.status_code == 413 and too_many.json()["error"] == "too_large"
     # An invalid meld and its reason.
     res = post(server, path, {"table": ["[6H 6D]"]}, token).json()
     assert res["melds"][0]["reason"] == "2 cards — a meld needs at least 3"

@@ -149,7 +149,16 @@ def test_careless_plays_fail_and_are_undone_exactly() -> None:
     assert failures > 5
 
 
-@pytest.mark.parametrize("name", ["robbers", "rummikub", "vatikan_pagat", "robbers+owned"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "robbers",
+        "rummikub",
+        # its seeded game is long (about 12 CPU-seconds); every run plays its first turns below
+        pytest.param("vatikan_pagat", marks=pytest.mark.slow),
+        "robbers+owned",
+    ],
+)
 def test_solver_bots_play_legal_games(name: str) -> None:
     """greedy and strategic: every play they make passes the commit checks (no failure)."""
     rules = single_round(name)
@@ -163,6 +172,25 @@ def test_solver_bots_play_legal_games(name: str) -> None:
 
     play_match(match, bots, on_action=watch)
     assert match.outcome is not None and not failures
+
+
+def test_solver_bots_play_legal_first_turns_of_vatikan_pagat() -> None:
+    """The same game as ``test_solver_bots_play_legal_games[vatikan_pagat]`` (exhaustive
+    tier), its first 40 actions: every play passes the commit checks."""
+    rules = single_round("vatikan_pagat")
+    match = ManipulationMatch(rules, 2, seed=5)
+    bots = [make_bot("greedy", rules, 1), make_bot("strategic", rules, 2)]
+    plays = 0
+    for _ in range(40):
+        if match.outcome is not None:
+            break
+        seat = match.current
+        action = bots[seat].choose(match.view(seat))
+        result = match.apply(action)
+        if isinstance(action, Play):
+            plays += 1
+            assert result.accepted, result.violations
+    assert plays > 0
 
 
 def test_the_expert_samples_worlds_that_agree_with_everything_public() -> None:

@@ -42,6 +42,11 @@ def random_rules(rng: random.Random) -> tuple[ManipulationRules, str]:
     return rules, f"{name} {over}"
 
 
+def deck_of(rules: ManipulationRules) -> list[Card]:
+    """Every card of these rules' deck (all copies and printed jokers)."""
+    return _deck(rules)
+
+
 def _deck(rules: ManipulationRules) -> list[Card]:
     tiles = rules.deck.kind is DeckKind.TILES
     cards = [

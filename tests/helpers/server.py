@@ -240,6 +240,16 @@ def make_settings(tmp_path: Path, **kw: Any) -> Settings:
         # Scripted clients act faster than people; the rate-limit test sets its own.
         "rate_per_second": 1000.0,
         "rate_burst": 1000,
+        # Likewise for the limits per client address (every test client is 127.0.0.1);
+        # the hostile-client tests set their own.
+        "tables_burst": 100_000,
+        "open_tables_per_client": 100_000,
+        "bots_only_tables_per_client": 100_000,
+        "hello_failures_per_minute": 100_000.0,
+        "bots_only_pause": 0.0,
+        "worker_queue": 1000,
+        "worker_per_client": 1000,
+        "worker_burst": 1e9,
     }
     base.update(kw)
     return Settings(**base)

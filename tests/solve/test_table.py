@@ -202,6 +202,69 @@ def test_more_copies_than_decks(settings: SolverSettings) -> None:
     assert play.count == 3
 
 
+# -- the same corners with runs over the K–A corner and with four decks -----------------
+
+SPADES = ["A", *range(2, 11), "J", "Q", "K"]
+
+
+def test_wraparound_suit_used_up_entirely_on_the_table(settings: SolverSettings) -> None:
+    table = melds(
+        "[QS KS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS]",
+        "[10S JS QS KS AS 2S]",
+        "[3S 4S 5S 6S 7S 8S 9S]",
+    )
+    play = solve(settings, "robbers_s003", table, "JK 5H 5D 8C")
+    assert play.count == 4
+    play = solve(settings, "robbers_s003", table, "JK JK", over={"meld.min_naturals": 2})
+    assert play.count == 2
+
+
+def test_wraparound_melds_mostly_jokers(settings: SolverSettings) -> None:
+    table = melds("[JK=KS JK=AS 2S]", "[QH JK=KH JK=AH]")
+    # QH, 2S, KD and 3H each need two jokers (Q-K-A-2-3 of hearts would take three): six
+    # jokers place three of them, and the 3H is the cheapest
+    play = solve(settings, "robbers_s003", table, "KD JK JK 3H", over={"deck.printed_jokers": 6})
+    assert play.count == 3 and [str(c) for c in play.hand] == ["3H"]
+
+
+def test_wraparound_one_suit_needs_more_runs_than_copies(settings: SolverSettings) -> None:
+    # as test_one_suit_needs_three_runs_because_of_jokers, round the K–A corner: the
+    # jokers sit in runs that cross it
+    hand = " ".join(f"{r}S" for r in ("J", "Q", "K", "A", 2, 3))
+    play = solve(
+        settings, "robbers_s003", [], f"{hand} {hand} JK JK", over={"meld.min_naturals": 2}
+    )
+    assert play.count == 14
+
+
+def test_high_or_low_debts_end_at_the_ace(settings: SolverSettings) -> None:
+    # Q-K-A twice on the table, and K-A-2 is no run: an ace taken for A-2-3 would leave
+    # Q-K behind, so the 2s stay (round the corner, K-A-2 takes them)
+    table = melds("[QD KD AD]", "[QD KD AD]")
+    play = solve(settings, "vatikan_pagat", table, "2D 2D JK", over={"deck.printed_jokers": 2})
+    assert play.count == 1 and [str(c) for c in play.hand] == ["2D", "2D"]
+    play = solve(settings, "robbers_s003", table, "2D 2D JK")
+    assert play.count == 3
+
+
+def test_four_decks_suit_used_up_and_more_runs_than_copies(settings: SolverSettings) -> None:
+    four: dict[str, object] = {"deck.standard_decks": 4, "deck.printed_jokers": 6}
+    run = "[" + " ".join(f"{r}S" for r in SPADES) + "]"
+    play = solve(settings, "robbers", melds(run, run, run, run), "JK 5H 5D 8C", over=four)
+    assert play.count == 4
+    low = " ".join(f"{r}S" for r in SPADES[:6])
+    hand = f"{low} {low} {low} {low} JK JK"
+    play = solve(settings, "robbers", [], hand, over={**four, "meld.min_naturals": 2})
+    assert play.count == 26
+
+
+def test_four_decks_wraparound_six_jokers(settings: SolverSettings) -> None:
+    four: dict[str, object] = {"deck.standard_decks": 4, "deck.printed_jokers": 6}
+    table = melds("[KC AC 2C]", "[KC AC 2C]", "[KC AC 2C]", "[JK=KC AC JK=2C]")
+    play = solve(settings, "robbers_s003", table, "QC QC 3C JK JK 9H", over=four)
+    assert play.count == 6
+
+
 # -- the opening (RULES.md §2.3, T08–T09b, T13, R03, R04, R09) ----------------------------
 
 

@@ -452,19 +452,26 @@ class ManipulationGame:
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
         for trio in combinations(hand, 3):
+            # Only printed jokers are wild here: the naturals of a set share a rank, those
+            # of a run a suit; most trios fail this before a meld is built.
+            naturals = [c for c in trio if not c.is_joker]
+            if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
+                continue
             meld = Meld.of(trio)
-            for option in meld.assignments(mr) if any(c.is_joker for c in trio) else [meld]:
-                if option.check(mr) is None:
+            for option in meld.assignments(mr) if len(naturals) < 3 else [meld]:
+                if option.is_valid(mr):
                     yield (*self.table, option.normalized(mr))
         for i, meld in enumerate(self.table):
+            ranks = {it.identity.rank for it in meld.items}
+            suits = {it.identity.suit for it in meld.items}
             for card in hand:
-                if card.is_joker:
+                if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
                     continue
                 for grown in (
                     Meld((*meld.items, MeldItem.natural(card))),
                     Meld((MeldItem.natural(card), *meld.items)),
                 ):
-                    if grown.check(mr) is None:
+                    if grown.is_valid(mr):
                         table = list(self.table)
                         table[i] = grown.normalized(mr)
                         yield tuple(table)

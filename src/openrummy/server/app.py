@@ -15,10 +15,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 import openrummy
@@ -45,7 +46,8 @@ from .protocol import (
 from .service import Conn, TableService
 from .settings import Settings
 from .store import Store
-from .web import install_web
+from .web import client_key, install_web
+from .workers import Workers
 
 __all__ = ["create_app", "serve"]
 
@@ -88,6 +90,61 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
 Token = Annotated[str, Depends(bearer)]
 
 
+def error_response(exc: ServiceError) -> JSONResponse:
+    """A refusal as a REST answer: ``{"error": code, "message": …}`` (and ``why``), with
+    ``Retry-After`` when the refusal says how long to wait."""
+    content: dict[str, Any] = {"error": exc.code, "message": exc.message}
+    headers: dict[str, str] = {}
+    if exc.why is not None:
+        content["why"] = exc.why
+        wait = exc.why.get("retry_after")
+        if isinstance(wait, int):
+            headers["Retry-After"] = str(wait)
+    return JSONResponse(status_code=exc.status, content=content, headers=headers)
+
+
+class _TooLarge(HTTPException):
+    """A chunked body grew past the limit (raised while the route reads it)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413)
+        self.refusal = _body_refusal(limit)
+
+
+def _body_refusal(limit: int) -> ServiceError:
+    return ServiceError(ErrorCode.TOO_LARGE, f"request bodies are limited to {limit} bytes", 413)
+
+
+class BodyLimit:
+    """Refuse a REST body larger than ``limit`` bytes (413 ``too_large``) before it is read
+    whole: by its ``Content-Length``, or, sent in chunks, as soon as it grows past it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await error_response(_body_refusal(self.limit))(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge(self.limit)
+            return message
+
+        await self.app(scope, counted, send)
+
+
 def _redact(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
@@ -103,6 +160,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     store = Store(settings.db, sqlite_synchronous=settings.sqlite_synchronous)
     bus: Bus = NullBus() if store.is_sqlite else PostgresBus(settings.db)
     service = TableService(store, settings, bus)
+    workers = Workers(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -118,6 +176,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             if heap is not None:
                 await heap.uninstall()
             await service.stop()
+            await workers.aclose()
             await store.close()
 
     app = FastAPI(
@@ -128,12 +187,16 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.workers = workers
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(
-            status_code=exc.status, content={"error": exc.code, "message": exc.message}
-        )
+        return error_response(exc)
+
+    @app.exception_handler(_TooLarge)
+    async def _too_large(_request: Request, exc: _TooLarge) -> JSONResponse:
+        return error_response(exc.refusal)
 
     # -- REST -----------------------------------------------------------------------------
     @app.get("/api/health", tags=["server"])
@@ -174,10 +237,12 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
             for i in bot_infos(family)
         ]
 
-    @app.post("/api/tables", status_code=201, tags=["tables"], responses=error_answers(422))
-    async def create_table(req: CreateTable) -> CreatedTable:
+    @app.post(
+        "/api/tables", status_code=201, tags=["tables"], responses=error_answers(413, 422, 429)
+    )
+    async def create_table(req: CreateTable, request: Request) -> CreatedTable:
         """Create a table: preset, options, match format, seats (human or bot), time limit."""
-        return await service.create(req)
+        return await service.create(req, client=client_key(request))
 
     @app.get("/api/tables", tags=["tables"], responses=error_answers(422))
     async def list_tables(
@@ -199,7 +264,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
         return await service.info(table_id)
 
     @app.post(
-        "/api/tables/{table_id}/join", tags=["tables"], responses=error_answers(404, 409, 422)
+        "/api/tables/{table_id}/join", tags=["tables"], responses=error_answers(404, 409, 413, 422)
     )
     async def join(table_id: str, req: JoinRequest) -> Joined:
         """Take a free human seat; the answer holds the seat token (shown only once)."""
@@ -215,7 +280,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     @app.post(
         "/api/tables/{table_id}/start",
         tags=["tables"],
-        responses=error_answers(401, 403, 404, 409, 422),
+        responses=error_answers(401, 403, 404, 409, 413, 422),
     )
     async def start(table_id: str, token: Token, req: StartRequest | None = None) -> TableInfo:
         """Start the game (creator token); publishes the seed commitment."""
@@ -254,7 +319,8 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
         def close(code: int, reason: str) -> None:
             service.spawn(_close(websocket, code, reason))
 
-        conn = Conn(settings, close)
+        client = websocket.client
+        conn = Conn(settings, close, client.host if client is not None else "unknown")
         writer = asyncio.create_task(_writer(websocket, conn))
         try:
             await _reader(websocket, conn, service, settings, table_id)

@@ -25,6 +25,7 @@ from openrummy.rules import find_preset
 
 from .bus import Bus
 from .errors import ServiceError
+from .policy import AddressBuckets
 from .settings import Settings
 from .store import ActionRow, SeatRow, Store, TableRow
 
@@ -110,6 +111,16 @@ class ServiceCore(abc.ABC):
         self.node = secrets.token_hex(6)
         store.origin = self.node
         self._loading: dict[str, asyncio.Lock] = {}
+        self.created_by: dict[str, dict[str, bool]] = {}
+        """Per client address, the tables it created that may still be open or running (and
+        whether each has bots only)."""
+        self.creations = AddressBuckets(
+            rate=settings.tables_per_hour / 3600, burst=settings.tables_burst
+        )
+        self.failed_hellos = AddressBuckets(
+            rate=settings.hello_failures_per_minute / 60,
+            burst=max(1, int(settings.hello_failures_per_minute)),
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:

@@ -56,6 +56,8 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"
     UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
+    # -- limits that protect the other tables -------------------------------------------------
+    BUSY = "busy"
     # -- the web page's helpers ---------------------------------------------------------------
     WRONG_FAMILY = "wrong_family"
     NO_HINT = "no_hint"

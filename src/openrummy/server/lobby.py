@@ -77,7 +77,8 @@ def table_info(row: TableRow) -> TableInfo:
 class Lobby(ServiceCore):
     """The REST operations on tables, and what is published about them."""
 
-    async def create(self, req: CreateTable) -> CreatedTable:
+    async def create(self, req: CreateTable, *, client: str = "local") -> CreatedTable:
+        await self._check_creator_limits(client)
         options: dict[str, Any] = dict(req.options)
         if req.match_format is not None:
             options["match.format"] = req.match_format
@@ -90,6 +91,13 @@ class Lobby(ServiceCore):
             new_match(rules, n, seed="check")
         except RummyError as e:
             raise ServiceError(ErrorCode.BAD_RULES, str(e), 422) from None
+        for name, count in _round_counts(rules).items():
+            if count > self.settings.max_rounds:
+                raise ServiceError(
+                    ErrorCode.BAD_RULES,
+                    f"{name} = {count}: this server plays at most {self.settings.max_rounds}",
+                    422,
+                )
         family = rules.family
         seats: list[SeatRow] = []
         for i, spec in enumerate(req.seats):
@@ -116,6 +124,20 @@ class Lobby(ServiceCore):
                 token_hash=hash_token(seat_token),
             )
         table_id = secrets.token_urlsafe(9)
+        pause = self.settings.bot_pause if req.bot_pause is None else req.bot_pause
+        bots_only = all(seat.kind == "bot" for seat in seats)
+        if bots_only:
+            pause = max(pause, self.settings.bots_only_pause)
+            most = self.settings.bots_only_tables_per_client
+            if (
+                self.settings.limited(client)
+                and sum(self.created_by.get(client, {}).values()) >= most
+            ):
+                raise ServiceError(
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {most} unfinished tables of bots only from one address",
+                    429,
+                )
         row = TableRow(
             id=table_id,
             title=req.title or f"{getattr(rules, 'title', rules.name)} table",
@@ -123,7 +145,7 @@ class Lobby(ServiceCore):
             family=family,
             options=options,
             players=n,
-            bot_pause=self.settings.bot_pause if req.bot_pause is None else req.bot_pause,
+            bot_pause=pause,
             time_limit=getattr(getattr(rules, "turn", None), "time_limit_s", None),
             status="open",
             creator_hash=hash_token(creator_token),
@@ -132,12 +154,42 @@ class Lobby(ServiceCore):
             game=None,
         )
         await self.store.create_table(row)
+        self.created_by.setdefault(client, {})[table_id] = bots_only
         return CreatedTable(
             table=table_info(row),
             creator_token=creator_token,
             seat=req.creator_seat,
             seat_token=seat_token,
         )
+
+    async def _check_creator_limits(self, client: str) -> None:
+        """Per client address: tables created per hour, and unfinished tables at once."""
+        if not self.settings.limited(client):
+            return
+        mine = self.created_by.get(client)
+        if mine:
+            for table_id in list(mine):
+                live = self.live.get(table_id)
+                row = live.row if live is not None else await self.store.get_table(table_id)
+                if row is None or row.status not in ("open", "running"):
+                    mine.pop(table_id, None)
+            if not mine and self.created_by.get(client) is mine:
+                del self.created_by[client]
+        most = self.settings.open_tables_per_client
+        if mine and len(mine) >= most:
+            raise ServiceError(
+                ErrorCode.RATE_LIMITED,
+                f"you have {len(mine)} tables open or running (at most {most}): "
+                "finish or close one first",
+                429,
+            )
+        if not self.creations.take(client):
+            raise ServiceError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.settings.tables_per_hour:g} new tables an hour "
+                f"(bursts of {self.settings.tables_burst}) from one address",
+                429,
+            )
 
     @staticmethod
     def _default_bot(family: str) -> str:
@@ -175,7 +227,7 @@ class Lobby(ServiceCore):
         if req.seat is not None:
             if req.seat >= row.players:
                 raise ServiceError(
-                    ErrorCode.BAD_SEAT, f"table {table_id} has no seat {req.seat}", 422
+                    ErrorCode.BAD_SEAT, f"table {table_id} has no seat {req.seat}", 409
                 )
             seat = row.seats[req.seat]
             if seat.kind != "human":
@@ -319,3 +371,19 @@ class Lobby(ServiceCore):
                 "now": now,
                 "view": client_view(live.match.view(None, now=now).to_json()),
             }
+
+
+ROUND_COUNTS = ("match.rounds", "match.outs_to_win", "deals.count", "match.hands")
+"""The options that say how many rounds (deals, hands) a match lasts."""
+
+
+def _round_counts(rules: Any) -> dict[str, int]:
+    """The round counts of these rules that their match format uses or may use."""
+    out: dict[str, int] = {}
+    for name in ROUND_COUNTS:
+        value: Any = rules
+        for part in name.split("."):
+            value = getattr(value, part, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[name] = value
+    return out

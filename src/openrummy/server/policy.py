@@ -9,7 +9,9 @@ at the seat's turn (RULES.md §5.2 DROP: the usual online auto-drop, whose cost 
 drop penalty) and lets a bot finish any turn already begun. The player takes the seat back
 by reconnecting with the token (hello), by sending ``resume``, or simply by acting.
 
-**Rate limit.** A token bucket per connection (:class:`TokenBucket`).
+**Rate limits.** A token bucket per connection (:class:`TokenBucket`), and buckets per client
+address for what costs the server whoever sends it (:class:`AddressBuckets`: tables created,
+failed hellos).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["AWAY_POLICIES", "AwayPolicy", "TokenBucket", "away_policy", "register_away_policy"]
+__all__ = [
+    "AWAY_POLICIES",
+    "AddressBuckets",
+    "AwayPolicy",
+    "TokenBucket",
+    "away_policy",
+    "register_away_policy",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +95,49 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def peek(self) -> bool:
+        """Whether :meth:`take` would succeed now (nothing is taken)."""
+        now = self.clock()
+        return min(self.burst, self.tokens + (now - self.last) * self.rate) >= 1.0
+
+    @property
+    def full(self) -> bool:
+        now = self.clock()
+        return self.tokens + (now - self.last) * self.rate >= self.burst
+
+
+class AddressBuckets:
+    """One :class:`TokenBucket` per client address, forgotten again once full.
+
+    >>> t = [0.0]
+    >>> b = AddressBuckets(rate=1 / 60, burst=2, clock=lambda: t[0])
+    >>> [b.take("10.0.0.1") for _ in range(3)], b.take("10.0.0.2")
+    ([True, True, False], True)
+    """
+
+    def __init__(
+        self, *, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def _get(self, key: str) -> TokenBucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= 4096:
+                for k in [k for k, v in self.buckets.items() if v.full]:
+                    del self.buckets[k]
+            bucket = self.buckets[key] = TokenBucket(
+                rate=self.rate, burst=self.burst, clock=self.clock
+            )
+        return bucket
+
+    def take(self, key: str) -> bool:
+        return self._get(key).take()
+
+    def peek(self, key: str) -> bool:
+        bucket = self.buckets.get(key)
+        return bucket is None or bucket.peek()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema, field_validator
 
 from .errors import ErrorCode
 
@@ -52,6 +52,20 @@ PROTOCOL_VERSION = 2
 NAME_MAX = 32
 TITLE_MAX = 60
 
+VIEW_MARK = "x-openrummy-view"
+"""Marks a view in the generated schema: :mod:`.schema` links it to the views schema."""
+ViewJson = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "The recipient's view (docs/schema/views.schema.json).",
+            VIEW_MARK: True,
+        }
+    ),
+]
+"""A view as ``view.to_json()`` gives it; its schema is the views schema of the engine."""
+
 MessageId = Annotated[str | int, Field(description="Chosen by the client, echoed as reply_to.")]
 
 
@@ -79,7 +93,20 @@ def check_name(value: str, limit: int = NAME_MAX) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A REST body: no unknown field, and no value converted (``"seat": "1"`` or
+    ``"bot_pause": true`` is refused, not read as 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+NameText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        description=f"1 to {NAME_MAX} characters, no control characters.",
+    ),
+]
 
 
 class _ClientMessage(BaseModel):
@@ -101,7 +128,7 @@ class SeatSpec(_Strict):
         max_length=32,
         description="Bot kind for a bot seat (a name from GET /api/bots), e.g. 'simple'.",
     )
-    name: str | None = Field(default=None, description="Display name (bots get one if empty).")
+    name: NameText | None = Field(default=None, description="Display name (bots get one if empty).")
 
     @field_validator("name")
     @classmethod
@@ -127,13 +154,22 @@ class CreateTable(_Strict):
         description="Seconds per turn, enforced by the server (option turn.time_limit_s).",
     )
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
-    title: str | None = Field(default=None, description="Shown in the lobby.")
-    creator_seat: int | None = Field(
-        default=None, ge=0, description="Join this (human) seat at once, as creator_name."
+    title: str | None = Field(
+        default=None, min_length=1, max_length=TITLE_MAX, description="Shown in the lobby."
     )
-    creator_name: str | None = None
+    creator_seat: int | None = Field(
+        default=None,
+        ge=0,
+        le=7,
+        description="Join this (human) seat at once, as creator_name (one of the seats given).",
+    )
+    creator_name: NameText | None = None
     bot_pause: float | None = Field(
-        default=None, ge=0, le=30, description="Seconds a bot waits before acting."
+        default=None,
+        ge=0,
+        le=30,
+        description="Seconds a bot waits before acting (a table of bots only waits at least "
+        "the server's bots_only_pause, 1 s by default).",
     )
 
     @field_validator("title")
@@ -150,8 +186,10 @@ class CreateTable(_Strict):
 class JoinRequest(_Strict):
     """``POST /api/tables/{id}/join``: take a free human seat (any, or the one named)."""
 
-    name: str
-    seat: int | None = Field(default=None, ge=0)
+    name: NameText
+    seat: int | None = Field(
+        default=None, ge=0, le=7, description="A seat of the table (409 if it has no such seat)."
+    )
 
     @field_validator("name")
     @classmethod
@@ -306,7 +344,7 @@ class WelcomeMessage(BaseModel):
     seat: int | None
     table: TableInfo
     seq: int
-    view: dict[str, Any] | None
+    view: ViewJson | None
     log: list[EventInfo]
     now: float
     deadline: float | None
@@ -319,7 +357,7 @@ class UpdateMessage(BaseModel):
     type: Literal["update"]
     seq: int
     event: EventInfo
-    view: dict[str, Any]
+    view: ViewJson
     now: float
     deadline: float | None
     """When the current turn's timer runs out (epoch seconds), if there is one."""
@@ -341,6 +379,11 @@ _ANSWERS = {
     "game_over, not_started, not_seated, not_finished, bad_seat)",
     422: "refused values (bad_rules, bad_bot, no_bots, bad_seat, bad_status, wrong_family, "
     "no_hint, bad_hand); a body that does not fit the schema gets FastAPI's detail list",
+    413: "a body larger than the server reads, or more cards than the table's deck holds "
+    "(too_large)",
+    429: "too many requests from this address: tables created, or open tables (rate_limited)",
+    503: "the server's helpers are busy, or this client used its share of them: try again "
+    "after the Retry-After seconds (busy); a helper failed (unavailable)",
 }
 
 

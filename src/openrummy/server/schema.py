@@ -10,6 +10,11 @@ that they agree and that the messages of a real game validate against it::
     'type'
     >>> sorted(schema["$defs"]["ServerMessage"]["discriminator"]["mapping"])[:3]
     ['error', 'notice', 'pong']
+    >>> schema["$defs"]["UpdateMessage"]["properties"]["view"]["$ref"]
+    'views.schema.json'
+
+The views inside ``welcome`` and ``update`` refer to the views schema
+(``docs/schema/views.schema.json``, generated from the engine's views).
 """
 
 from __future__ import annotations
@@ -19,11 +24,25 @@ import sys
 
 from pydantic import TypeAdapter
 
-from .protocol import ClientMessage, ServerMessage
+from .protocol import VIEW_MARK, ClientMessage, ServerMessage
 
 __all__ = ["message_schema"]
 
 _REF = "#/$defs/{model}"
+VIEWS = "views.schema.json"
+"""The views schema (``python -m openrummy.games.schema``), beside this one: its ``$id``
+resolves from this schema's ``$id``."""
+
+
+def _link_views(node: object) -> object:
+    """Replace each marked view by a reference to the views schema."""
+    if isinstance(node, dict):
+        if node.get(VIEW_MARK):
+            return {"$ref": VIEWS, "description": node.get("description", "")}
+        return {k: _link_views(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_link_views(v) for v in node]
+    return node
 
 
 def _part(adapter: TypeAdapter[object], defs: dict[str, object]) -> dict[str, object]:
@@ -49,7 +68,7 @@ def message_schema() -> dict[str, object]:
         "title": "OpenRummy WebSocket messages",
         "description": "One JSON object per text frame (docs/protocol.md).",
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
-        "$defs": dict(sorted(defs.items())),
+        "$defs": _link_views(dict(sorted(defs.items()))),
     }
 
 

@@ -56,6 +56,8 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
                     if seat.kind == "human" and not seat.away:
                         live.grace[seat.idx] = self.spawn(self._grace(live, seat.idx))
         await self.bus.start(self._on_notify, self._resync_all)
+        if self.settings.sweep_every > 0:
+            self.spawn(self._sweep_loop())
 
     async def stop(self) -> None:
         await self.bus.stop()
@@ -69,6 +71,47 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+
+    # -- tables past their time ----------------------------------------------------------
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep for expired tables failed")
+
+    async def sweep(self) -> list[str]:
+        """Close the tables past their time; returns their ids.
+
+        An open table nobody is connected to closes ``open_table_ttl`` seconds after it was
+        created; any table closes ``table_lifetime`` seconds after (a running game is aborted,
+        its seed revealed).
+        """
+        s = self.settings
+        now = self.clock()
+        expired: list[str] = []
+        if s.open_table_ttl > 0:
+            for row in await self.store.list_tables(
+                statuses=["open"], created_before=now - s.open_table_ttl, limit=1000
+            ):
+                live = self.live.get(row.id)
+                if live is None or not live.conns:
+                    expired.append(row.id)
+        if s.table_lifetime > 0:
+            for row in await self.store.list_tables(
+                statuses=["open", "running"], created_before=now - s.table_lifetime, limit=1000
+            ):
+                if row.id not in expired:
+                    expired.append(row.id)
+        closed = []
+        for table_id in expired:
+            if await self.store.close_table(table_id, at=now) in ("open", "running"):
+                closed.append(table_id)
+                await self._refresh(table_id)
+        if closed:
+            log.info("closed %d expired tables", len(closed))
+        return closed
 
     # -- loading and rebuilding -----------------------------------------------------------
     async def _build(self, row: TableRow) -> Live:

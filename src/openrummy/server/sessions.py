@@ -18,7 +18,7 @@ from .protocol import (
     PROTOCOL_VERSION,
 )
 from .settings import Settings
-from .store import SeatRow
+from .store import SeatRow, TableRow
 
 __all__ = ["Conn", "Sessions"]
 
@@ -32,7 +32,11 @@ class Conn:
     never holds up a table; a client that lets ``send_queue`` messages pile up is closed.
     """
 
-    def __init__(self, settings: Settings, close: Callable[[int, str], None]) -> None:
+    def __init__(
+        self, settings: Settings, close: Callable[[int, str], None], address: str = "unknown"
+    ) -> None:
+        self.address = address
+        """The client's address (for the limits per address)."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=settings.send_queue)
         self.bucket = TokenBucket(rate=settings.rate_per_second, burst=settings.rate_burst)
         self.role: str | None = None
@@ -81,17 +85,28 @@ class Sessions(ServiceCore):
     """The WebSocket operations: hello, sync, resume, and a seat's presence."""
 
     async def hello(self, conn: Conn, table_id: str, token: str | None) -> None:
+        limited = self.settings.limited(conn.address)
+        if token is not None and limited and not self.failed_hellos.peek(conn.address):
+            raise ServiceError(
+                ErrorCode.RATE_LIMITED,
+                f"too many hellos with a wrong token from your address (at most "
+                f"{self.settings.hello_failures_per_minute:g} a minute): this one was not read",
+                429,
+            )
         live = await self.get_live(table_id)
         if live is None:
             raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
         seat: SeatRow | None = None
         if token is not None:
             seat = self._seat_of(live.row, token)
-            if seat is None:
-                # Maybe another process seated this player a moment ago.
+            if seat is None and self._seat_of_stored(await self.store.get_table(table_id), token):
+                # Another process seated this player a moment ago: catch up with it. A wrong
+                # token never gets here, so it changes nothing at the table and tells no one.
                 await self._refresh(table_id)
                 seat = self._seat_of(live.row, token)
             if seat is None:
+                if limited:
+                    self.failed_hellos.take(conn.address)
                 raise ServiceError(
                     ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
                 )
@@ -113,6 +128,9 @@ class Sessions(ServiceCore):
             if seat is not None and seat.away and live.running:
                 await self._set_away(live, seat.idx, False)
             self.welcome(conn)
+
+    def _seat_of_stored(self, row: TableRow | None, token: str) -> bool:
+        return row is not None and self._seat_of(row, token) is not None
 
     async def sync(self, conn: Conn, reply_to: str | int | None = None) -> None:
         """Resend the current state (a welcome), consistent with its sequence number."""

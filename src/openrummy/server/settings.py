@@ -84,6 +84,55 @@ class Settings:
     connected; beyond it the least recently read one is dropped (and rebuilt from the store
     when asked for again)."""
     name_max: int = 32
+    max_body_bytes: int = 65_536
+    """Largest REST request body; a larger one is refused (413 ``too_large``) unread."""
+
+    workers: int = 2
+    """Worker processes (or threads, see ``worker_kind``) for the CPU-heavy helpers: table
+    checks, hints and Indian hand arrangement run there, never on the event loop."""
+    worker_kind: str = "process"
+    """``process`` (the event loop keeps its core: pure-Python judging holds the GIL) or
+    ``thread``."""
+    worker_queue: int = 8
+    """Helper requests in progress at once, server-wide (running or waiting for a worker);
+    beyond it a request is answered ``busy`` (503) at once."""
+    worker_share: float = 0.25
+    """Seconds of worker CPU one client address may use per second, sustained; a client past
+    its budget is answered ``busy`` until it has saved up again."""
+    worker_burst: float = 2.0
+    """Seconds of worker CPU one client address may use at once."""
+    worker_per_client: int = 2
+    """Helper requests of one client address in progress at once."""
+
+    hello_failures_per_minute: float = 10.0
+    """Failed hellos (a token that holds no seat) one address may send per minute (bursts of
+    as many); beyond it a hello is answered ``rate_limited`` without looking."""
+    tables_per_hour: float = 60.0
+    """Tables one address may create per hour, sustained."""
+    tables_burst: int = 20
+    """Tables one address may create at once."""
+    open_tables_per_client: int = 10
+    """Unfinished (open or running) tables created by one address and held by this process."""
+    bots_only_tables_per_client: int = 2
+    """Of those, tables whose every seat is a bot (each plays on by itself, costing the
+    server a bot move a second without anybody at the table)."""
+    unlimited_clients: str = ""
+    """Client addresses (comma-separated) that the limits per address do not apply to: a
+    load test's own scripted players, all on 127.0.0.1."""
+    max_rounds: int = 100
+    """Largest ``match.rounds``, ``match.outs_to_win``, ``deals.count`` or ``match.hands``
+    a table may ask for."""
+    bots_only_pause: float = 1.0
+    """Least ``bot_pause`` of a table whose every seat is a bot (nobody follows it move by
+    move; a smaller pause only costs the other tables' time)."""
+    open_table_ttl: float = 3_600.0
+    """Seconds an open table waits for its players with nobody connected before it is
+    closed. 0: forever."""
+    table_lifetime: float = 86_400.0
+    """Seconds a table may exist before it is closed (a running game is aborted and its seed
+    revealed). 0: forever."""
+    sweep_every: float = 60.0
+    """Seconds between looks for expired tables."""
     gc_full_every: float = 600.0
     """``rummy serve``: seconds between complete garbage collections; in between, objects
     that survive a full collection are frozen so later ones stay short (``server/heap.py``).
@@ -113,6 +162,10 @@ class Settings:
         if "db" in values:
             values["db"] = normalize_db_url(str(values["db"]))
         return cls(**values)
+
+    def limited(self, address: str) -> bool:
+        """Whether the limits per client address apply to ``address``."""
+        return address not in {a.strip() for a in self.unlimited_clients.split(",")}
 
     @property
     def is_sqlite(self) -> bool:

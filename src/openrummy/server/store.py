@@ -303,8 +303,11 @@ class Store:
         statuses: Sequence[str] | None = None,
         ids: Sequence[str] | None = None,
         limit: int = 200,
+        created_before: float | None = None,
     ) -> list[TableRow]:
         q = select(table_t).order_by(table_t.c.created_at.desc()).limit(limit)
+        if created_before is not None:
+            q = q.where(table_t.c.created_at < created_before)
         if statuses is not None:
             q = q.where(table_t.c.status.in_(list(statuses)))
         if ids is not None:

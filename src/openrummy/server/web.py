@@ -16,6 +16,8 @@ rules are never written twice (once in Python, once in JavaScript):
   hand solver's best grouping, and the verdict on a declaration before it is made.
   The judging is the engine's (:func:`openrummy.games.judge.judge_hand`).
 * ``GET  /api/tables/{id}/replay?step=k``: a finished game after k actions, every hand shown.
+* ``POST /api/tables/{id}/rematch``: after the game, the same seats and rules again with a
+  new seed (``GET`` tells whether one was offered).
 
 Every helper that sees a hand takes the seat token (``Authorization: Bearer …``) and uses
 only that seat's view: nothing here tells a player more than the game already shows them.
@@ -39,15 +41,15 @@ from starlette.types import Scope
 from openrummy.cards import Card
 from openrummy.errors import RummyError
 from openrummy.games.families import new_match
-from openrummy.games.judge import check_table, judge_hand
-from openrummy.melds import Meld
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
 from .core import client_view, event_info
 from .errors import ErrorCode, ServiceError
-from .protocol import error_answers
+from .jobs import check_job, deck_counts, hand_job, hint_job, over_deck, table_cards
+from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
 from .service import Live, TableService, hash_token
+from .workers import Workers
 
 __all__ = ["install_web", "web_dir"]
 
@@ -70,17 +72,31 @@ class _NoCacheStatic(StaticFiles):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+DECK_MAX = 216
+"""The most cards any preset's deck may hold (4 decks and 8 jokers): no body names more."""
+CardText = Annotated[str, Field(max_length=8, description="A card in notation: 10H, AS, JK.")]
 
 
 class CheckRequest(_Strict):
-    """A proposed table: melds in notation (``[5H 6H JK]``: a joker may be left open)."""
+    """A proposed table: melds in notation (``[5H 6H JK]``: a joker may be left open).
 
-    table: list[Annotated[str, Field(max_length=400)]] = Field(max_length=120)
+    Beyond these limits, a table is refused (413 ``too_large``) before it is judged when it
+    holds more melds than the table's deck has cards, more of a card than the deck has, or
+    more retrievals than the deck has jokers.
+    """
+
+    table: list[Annotated[str, Field(max_length=400)]] = Field(max_length=DECK_MAX)
     hand_only: list[bool] | None = Field(
-        default=None, description="Per meld: made only of cards from the hand (opening melds)."
+        default=None,
+        max_length=DECK_MAX,
+        description="Per meld: made only of cards from the hand (opening melds).",
     )
-    retrievals: list[str] = Field(default_factory=list, max_length=20)
+    retrievals: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=8
+    )
 
 
 class HintRequest(_Strict):
@@ -88,10 +104,16 @@ class HintRequest(_Strict):
 
 
 class HandRequest(_Strict):
-    """Indian Rummy: the player's groups (cards in notation), an optional finish card."""
+    """Indian Rummy: the player's groups (cards in notation), an optional finish card.
 
-    groups: list[list[str]] = Field(default_factory=list, max_length=30)
-    finish: str | None = None
+    Groups of more cards in all than a hand holds after its draw are refused (413
+    ``too_large``) before they are judged.
+    """
+
+    groups: list[Annotated[list[CardText], Field(max_length=22)]] = Field(
+        default_factory=list, max_length=30
+    )
+    finish: CardText | None = None
     auto: bool = False
 
 
@@ -114,6 +136,42 @@ SeatToken = Annotated[str, Depends(_bearer)]
 def _service(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
+
+
+def _workers(request: Request) -> Workers:
+    workers: Workers = request.app.state.workers
+    return workers
+
+
+def client_key(request: Request) -> str:
+    """Whose budget a request uses: the client's address (the proxy's, forwarded, behind
+    one that uvicorn trusts)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _too_large(detail: str) -> ServiceError:
+    return ServiceError(ErrorCode.TOO_LARGE, detail, 413)
+
+
+def _check_fits(rules: Any, req: CheckRequest) -> None:
+    """Refuse a proposed table that no game with these rules could hold (before judging)."""
+    counts = deck_counts(rules)
+    size = sum(counts.values())
+    if len(req.table) > size:
+        raise _too_large(f"{len(req.table)} melds: the deck has only {size} cards")
+    why = over_deck(counts, table_cards(req.table))
+    if why is not None:
+        raise _too_large(f"no table of this game holds these melds: {why}")
+    jokers = counts.get(Card.parse("JK"), 0)
+    if len(req.retrievals) > jokers:
+        raise _too_large(f"{len(req.retrievals)} retrievals: the deck has {jokers} jokers")
+
+
+def _hand_fits(rules: Any, req: HandRequest) -> None:
+    most = rules.deal.hand_size + 1
+    n = sum(len(g) for g in req.groups)
+    if n > most:
+        raise _too_large(f"the groups hold {n} cards; a hand holds at most {most}")
 
 
 async def _live(service: TableService, table_id: str) -> Live:
@@ -165,30 +223,6 @@ def rules_info(rules: Any) -> dict[str, Any]:
     return out
 
 
-# -- manipulation: the hint ---------------------------------------------------------------------
-def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
-    """The solver's best play from this seat's view, as a table and as steps."""
-    from openrummy.solve import best_play, explain
-
-    seat = view["seat"]
-    table = [Meld.parse("[" + " ".join(m) + "]") for m in view["table"]]
-    hand = _cards(view["hand"])
-    opened = bool(view["opened"][seat])
-    play = best_play(rules, table, hand, opened=opened)
-    if play.is_pass:
-        return {"found": False, "table": None, "steps": [], "placed": [], "count": 0}
-    steps = explain(list(play.before), list(play.table), lang=lang, rules=rules.meld_rules)
-    return {
-        "found": True,
-        "table": [str(m) for m in play.table],
-        "steps": steps,
-        "placed": [str(c) for c in play.placed],
-        "count": play.count,
-        "opening": [str(m) for m in play.opening],
-        "goes_out": not play.hand,
-    }
-
-
 # -- replay -------------------------------------------------------------------------------------
 async def replay_frame(service: TableService, table_id: str, step: int) -> dict[str, Any]:
     """A finished game after ``step`` actions: the public view plus every hand."""
@@ -230,6 +264,76 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
     return {"step": step, "steps": len(actions), "names": names, **frame}
 
 
+# -- rematch ------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Rematches:
+    """The rematch offered after each finished table (old table id -> new table id)."""
+
+    tables: dict[str, str] = dataclasses.field(default_factory=dict)
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+
+
+def _rematches(request: Request) -> Rematches:
+    found: Rematches = request.app.state.rematches
+    return found
+
+
+async def rematch(
+    service: TableService, offers: Rematches, table_id: str, token: str, *, client: str = "local"
+) -> dict[str, Any]:
+    """The same seats and rules again, with a new seed: the first player to ask creates the
+    table (bots keep their seats and names; a table of one person and bots starts at once),
+    the others take their old seats at it."""
+    row = await service.store.get_table(table_id)
+    if row is None:
+        raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
+    if row.game is None or row.status not in ("finished", "closed"):
+        raise ServiceError(
+            ErrorCode.NOT_FINISHED, "a rematch is offered when the game is over", 409
+        )
+    h = hash_token(token)
+    seat = next(
+        (s for s in row.seats if s.token_hash and secrets.compare_digest(s.token_hash, h)), None
+    )
+    if seat is None:
+        raise ServiceError(
+            ErrorCode.BAD_TOKEN, f"this token holds no seat at table {table_id}", 403
+        )
+    name = seat.name or f"Player {seat.idx + 1}"
+    async with offers.lock:
+        new_id = offers.tables.get(table_id)
+        if new_id is None:
+            created = await service.create(
+                CreateTable(
+                    preset=row.preset,
+                    options=row.options,
+                    seats=[
+                        SeatSpec(kind="bot", bot=s.bot, name=s.name)
+                        if s.kind == "bot"
+                        else SeatSpec(kind="human")
+                        for s in row.seats
+                    ],
+                    title=row.title,
+                    creator_seat=seat.idx,
+                    creator_name=name,
+                    bot_pause=row.bot_pause,
+                ),
+                client=client,
+            )
+            new_id = created.table.id
+            offers.tables[table_id] = new_id
+            if all(s.kind == "bot" or s.idx == seat.idx for s in row.seats):
+                await service.start_game(new_id, created.creator_token, StartRequest())
+            return {
+                "table_id": new_id,
+                "seat": seat.idx,
+                "token": created.seat_token,
+                "creator_token": created.creator_token,
+            }
+    joined = await service.join(new_id, JoinRequest(name=name, seat=seat.idx))
+    return {"table_id": new_id, "seat": joined.seat, "token": joined.token, "creator_token": None}
+
+
 # -- the router ---------------------------------------------------------------------------------
 def _router() -> APIRouter:
     router = APIRouter(tags=["web"])
@@ -249,7 +353,10 @@ def _router() -> APIRouter:
             raise ServiceError(ErrorCode.NOT_FOUND, str(e), 404) from None
         return rules_info(rules)
 
-    @router.post("/api/tables/{table_id}/check", responses=error_answers(401, 403, 404, 409, 422))
+    @router.post(
+        "/api/tables/{table_id}/check",
+        responses=error_answers(401, 403, 404, 409, 413, 422, 503),
+    )
     async def check(
         table_id: str, req: CheckRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -259,6 +366,7 @@ def _router() -> APIRouter:
             raise ServiceError(
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
+        _check_fits(live.rules, req)
         match = live.match
         view = match.view(seat).to_json()
         local = match.seats.index(seat) if seat in match.seats else None
@@ -267,18 +375,24 @@ def _router() -> APIRouter:
             and view.get("seat") == view.get("current")
             and "play" in view.get("legal", [])
         )
-        check = check_table(
+        # A copy: the game plays on while a worker judges.
+        game = match.game.copy() if my_turn else None
+        return await _workers(request).run(
+            client_key(request),
+            check_job,
             live.rules,
             req.table,
             opened=bool(view.get("seat") is not None and view["opened"][view["seat"]]),
             hand_only=req.hand_only,
             retrievals=req.retrievals,
-            game=match.game if my_turn else None,
+            game=game,
             seat=local,
         )
-        return check.to_json()
 
-    @router.post("/api/tables/{table_id}/hint", responses=error_answers(401, 403, 404, 409, 422))
+    @router.post(
+        "/api/tables/{table_id}/hint",
+        responses=error_answers(401, 403, 404, 409, 413, 422, 503),
+    )
     async def table_hint(
         table_id: str, req: HintRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -291,12 +405,17 @@ def _router() -> APIRouter:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
             )
-        try:
-            return await asyncio.to_thread(hint, live.rules, view, req.lang)
-        except RummyError as e:
-            raise ServiceError(ErrorCode.NO_HINT, str(e), 422) from None
+        answer = await _workers(request).run(
+            client_key(request), hint_job, live.rules, view, req.lang
+        )
+        if "refused" in answer:
+            raise ServiceError(ErrorCode.NO_HINT, answer["refused"], 422)
+        return answer
 
-    @router.post("/api/tables/{table_id}/hand", responses=error_answers(401, 403, 404, 409, 422))
+    @router.post(
+        "/api/tables/{table_id}/hand",
+        responses=error_answers(401, 403, 404, 409, 413, 422, 503),
+    )
     async def hand(
         table_id: str, req: HandRequest, token: SeatToken, request: Request
     ) -> dict[str, Any]:
@@ -304,24 +423,25 @@ def _router() -> APIRouter:
         live, seat = await _seated(_service(request), table_id, token)
         if live.row.family != "indian":
             raise ServiceError(ErrorCode.WRONG_FAMILY, "hands are arranged in Indian Rummy", 422)
+        _hand_fits(live.rules, req)
         view = live.match.view(seat).to_json()
         if view.get("hand") is None:
             raise ServiceError(
                 ErrorCode.NOT_SEATED, "this seat does not play the current hand", 409
             )
-        try:
-            judged = await asyncio.to_thread(
-                judge_hand,
-                live.rules,
-                _cards(view["hand"] or []),
-                Card.parse(view["indicator"]),
-                groups=req.groups,
-                finish=req.finish,
-                auto=req.auto,
-            )
-            return judged.to_json()
-        except RummyError as e:
-            raise ServiceError(ErrorCode.BAD_HAND, str(e), 422) from None
+        answer = await _workers(request).run(
+            client_key(request),
+            hand_job,
+            live.rules,
+            view["hand"] or [],
+            view["indicator"],
+            groups=req.groups,
+            finish=req.finish,
+            auto=req.auto,
+        )
+        if "refused" in answer:
+            raise ServiceError(ErrorCode.BAD_HAND, answer["refused"], 422)
+        return answer
 
     @router.get("/api/tables/{table_id}/replay", responses=error_answers(404, 409))
     async def replay(
@@ -330,11 +450,28 @@ def _router() -> APIRouter:
         """A finished game after ``step`` actions, every hand shown (step-through replay)."""
         return await replay_frame(_service(request), table_id, step)
 
+    @router.post("/api/tables/{table_id}/rematch", responses=error_answers(401, 403, 404, 409, 429))
+    async def table_rematch(table_id: str, token: SeatToken, request: Request) -> dict[str, Any]:
+        """After the game: the same seats and rules with a new seed (the answer holds this
+        seat's token at the new table, and the creator token to whoever asked first)."""
+        return await rematch(
+            _service(request), _rematches(request), table_id, token, client=client_key(request)
+        )
+
+    @router.get("/api/tables/{table_id}/rematch", responses=error_answers(404))
+    async def offered_rematch(table_id: str, request: Request) -> dict[str, Any]:
+        """The rematch table offered after this one, if a player asked for one."""
+        new_id = _rematches(request).tables.get(table_id)
+        if new_id is None:
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no rematch of table {table_id!r} yet", 404)
+        return {"table_id": new_id}
+
     return router
 
 
 def install_web(app: FastAPI) -> None:
     """Add the page (``/``, ``/static``) and its helpers to the server app."""
+    app.state.rematches = Rematches()
     app.include_router(_router())
     folder = web_dir()
 

@@ -52,6 +52,7 @@ from openrummy.solve._problem import (
     Prover,
     set_jokers,
     set_melds,
+    split_run,
     tracked_naturals,
 )
 from openrummy.solve.compiled import available as compiled_available
@@ -711,8 +712,9 @@ class _Prover:
 
 
 def mirrored(prob: CoreProblem) -> CoreProblem:
-    """The problem with ranks reversed (rank r becomes 14 - r). With aces low only, runs
-    and sets are the same shapes read the other way, so the optimum is the same."""
+    """The problem with ranks reversed (rank r becomes 14 - r). With aces low, or with
+    wrap-around aces (the cycle read the other way), runs and sets are the same shapes read
+    the other way, so the optimum is the same."""
 
     def rev(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
         return tuple(row[::-1] for row in rows)
@@ -821,7 +823,8 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
             # its states cost about a twentieth: the same budget in time, not in states
             fast = min(budget * settings.compiled_state_factor, 1 << 62)
             first = _fast.FastSearch(prob, spec, fast, settings)
-            if not settings.race:
+            if not settings.race or spec.ace == HIGH:
+                # high-or-low aces are not symmetric (Q-K-A is a run, its mirror K-A-2 not)
                 return first
             return _Race(
                 first,
@@ -1040,42 +1043,6 @@ def _rebuild(
             if i not in paired:
                 melds.append((True, items))
         for ri, ni in enumerate(pairs):
-            for piece in _split_run(leaving[ni] + entering[ri], search):
+            for piece in split_run(leaving[ni] + entering[ri], search.L, search.M_real):
                 melds.append((True, piece))
     return melds
-
-
-def _split_run(
-    items: list[tuple[int, int, bool, bool]], search: _Search
-) -> list[list[tuple[int, int, bool, bool]]]:
-    """Cut a run that went over the boundary (maybe more than 13 long) into valid runs."""
-    n = len(items)
-    L, M = search.L, search.M_real
-    if n <= 13:
-        return [items]
-    # shortest-first DP over cut points: pieces of length L..13 with ≥ M naturals
-    nat = [0] * (n + 1)
-    for i, it in enumerate(items):
-        nat[i + 1] = nat[i] + (0 if it[2] else 1)
-    prev = [-1] * (n + 1)
-    reach = [False] * (n + 1)
-    reach[0] = True
-    for i in range(n):
-        if not reach[i]:
-            continue
-        for ln in range(L, 14):
-            k = i + ln
-            if k > n:
-                break
-            if nat[k] - nat[i] >= M and not reach[k]:
-                reach[k] = True
-                prev[k] = i
-    if not reach[n]:
-        raise AssertionError("a long run could not be split")
-    out = []
-    k = n
-    while k > 0:
-        i = prev[k]
-        out.append(items[i:k])
-        k = i
-    return out[::-1]

@@ -2,14 +2,17 @@
 
 The same search as :class:`openrummy.solve._dp._Search` ("can the rest still add
 ``need``?", memoised lower/upper bounds per state, moves most hand cards first), for the
-common case that covers play after the opening in every preset with aces low, Rummikub
-included: aces low (no runs over the K–A corner), no opening requirement, and runs that
-need no exact length (see :func:`eligible`). Everything else goes to the Python core.
+common case that covers play after the opening in every preset, Rummikub included: every
+ace mode, no opening requirement, and runs that need no exact length (see
+:func:`eligible`). Everything else goes to the Python core.
 
 Differences in representation only (the state space is the same):
 
 * a suit's open runs are a sorted list of labels packed six bits each into one integer
   (label = length capped at ``min_len``, and naturals capped at ``M``, as in ``_dp``);
+  runs that came round the K–A corner (debts) have length field 8 + their length, and the
+  debts that ended are a second such list per suit, paired with the runs leaving the K
+  at the end (:func:`_paired`);
 * a move (what one suit does at one rank) is two integers: small fields packed into
   one (hand cards used, jokers, naturals left for sets, runs started, what each open
   run does), and the packed runs after the move. Moves of a (runs, counts) situation are
@@ -34,13 +37,16 @@ from numba import njit as _njit
 from numba.core import event as _event
 
 from openrummy.solve._problem import (
+    HIGH,
     LOW,
     NEG,
     OPEN_NONE,
+    WRAP,
     CoreProblem,
     CoreSpec,
     set_jokers,
     set_melds,
+    split_run,
     tracked_naturals,
 )
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
@@ -74,9 +80,10 @@ _MAX_RUNS = 10
 """Open runs per suit that fit the packed form (six bits each in one integer)."""
 
 # prm indices
-_L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR = (
-    range(14)
-)
+(
+    _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR,
+    _ACE,
+) = range(15)  # fmt: skip
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -85,17 +92,20 @@ _STORE = 1 << 20
 
 
 def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
-    """Whether the compiled core handles this problem (else the Python core does)."""
+    """Whether the compiled core handles this problem (else the Python core does).
+
+    Every ace mode; with runs over the K–A corner (high-or-low, wrap-around) only for
+    ``min_len`` <= 5, where the labels' lengths may be capped (``docs/solver.md``)."""
     copies = max(
         max(a + b for a, b in zip(ts, hs, strict=True))
         for ts, hs in zip(prob.table, prob.hand, strict=True)
     )
     jm = prob.table_jokers + prob.hand_jokers
     return (
-        spec.ace == LOW
+        spec.ace in (LOW, HIGH, WRAP)
         and spec.open_mode == OPEN_NONE
         and not spec.open_all
-        and spec.min_len <= 15
+        and spec.min_len <= (15 if spec.ace == LOW else 5)
         and copies <= 15
         and copies + jm <= _MAX_RUNS
         and jm <= 15
@@ -105,18 +115,116 @@ def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
 # -- compiled parts ---------------------------------------------------------------------
 
 
+# A label is six bits: length (four) and naturals (two). With a cyclic ace (min_len L <= 5)
+# a debt, a run that came round the K–A corner and entered at the ace, has length field
+# 8 + its length: above L, so a debt is any label whose length field exceeds L.
+
+
+@_jit
+def _is_debt(lab: int, L: int) -> bool:
+    return (lab & 0xF) > L
+
+
 @_jit
 def _closable(lab: int, L: int, M: int) -> bool:
-    return (lab & 0xF) >= L and ((lab >> 4) & 3) >= M
+    ln = lab & 0xF
+    if ln > L:
+        return True  # a debt may end anywhere: the run it belongs to is checked at the K
+    return ln >= L and ((lab >> 4) & 3) >= M
 
 
 @_jit
 def _grow(lab: int, natural: bool, L: int, M: int) -> int:
-    ln = min((lab & 0xF) + 1, L)
+    ln = lab & 0xF
+    ln = min(ln + 1, 8 + L) if ln > L else min(ln + 1, L)
     nat = (lab >> 4) & 3
     if natural:
         nat = min(nat + 1, M)
     return (nat << 4) | ln
+
+
+@_jit
+def _merge6(a: int, b: int) -> int:
+    """Two sorted lists of six-bit labels packed in integers, merged (sorted)."""
+    out = 0
+    o = 0
+    x = a & 63
+    y = b & 63
+    while x or y:
+        if y == 0 or (x and x <= y):
+            out |= x << (6 * o)
+            a >>= 6
+            x = a & 63
+        else:
+            out |= y << (6 * o)
+            b >>= 6
+            y = b & 63
+        o += 1
+    return out
+
+
+@_jit
+def _paired(R: int, D: int, L: int, M: int) -> bool:
+    """Whether the runs leaving the K (labels ``R``) pair with the debts that entered at the
+    ace and ended (labels ``D``): each debt joins a distinct leaving run into a run of at
+    least L cards and M naturals, and every leaving run left over can end at the K."""
+    rl = np.zeros(_MAX_RUNS, np.int64)
+    n = 0
+    while R:
+        lab = R & 63
+        if lab & 0xF > L:
+            return False  # a debt still open: a run round the whole cycle is never needed
+        rl[n] = lab
+        n += 1
+        R >>= 6
+    dl = np.zeros(_MAX_RUNS, np.int64)
+    m = 0
+    while D:
+        dl[m] = D & 63
+        m += 1
+        D >>= 6
+    used = np.zeros(_MAX_RUNS, np.bool_)
+    choice = np.full(_MAX_RUNS + 1, -1, np.int64)
+    i = 0
+    while i >= 0:
+        if i == m:
+            ok = True
+            for k in range(n):
+                if not used[k] and not _closable(rl[k], L, M):
+                    ok = False
+                    break
+            if ok:
+                return True
+            i -= 1
+            if i >= 0:
+                used[choice[i]] = False
+            continue
+        b = (dl[i] & 0xF) - 8
+        nb = (dl[i] >> 4) & 3
+        k = choice[i] + 1
+        found = -1
+        while k < n:
+            # equal labels are interchangeable: try the first one not taken only
+            if (
+                not used[k]
+                and (rl[k] & 0xF) + b >= L
+                and ((rl[k] >> 4) & 3) + nb >= M
+                and (k == 0 or rl[k] != rl[k - 1] or used[k - 1])
+            ):
+                found = k
+                break
+            k += 1
+        if found < 0:
+            choice[i] = -1
+            i -= 1
+            if i >= 0:
+                used[choice[i]] = False
+            continue
+        choice[i] = found
+        used[found] = True
+        i += 1
+        choice[i] = -1
+    return False
 
 
 @_jit
@@ -129,12 +237,17 @@ def _gen_moves(
     nxt: int,
     L: int,
     M: int,
+    first: bool,
+    high_end: bool,
     mstore: Any,
     top: int,
 ) -> int:
     """Append the moves of one suit at one rank to ``mstore`` from row ``top``, sorted.
 
-    Returns how many were added, or -1 if the store is full.
+    ``first``: the ace of a cyclic order, where debts (runs that came round the K–A corner)
+    may start; ``high_end``: the rank after the ace with high-or-low aces, where every debt
+    must have ended (Q-K-A is a run, K-A-2 is not). Returns how many were added, or -1 if
+    the store is full.
     """
     avail = t + h
     # incoming runs, sorted, and their distinct labels with multiplicities
@@ -162,10 +275,13 @@ def _gen_moves(
     for g in range(G):
         m = gm[g]
         can_end = _closable(glab[g], L, M)
+        must_end = high_end and _is_debt(glab[g], L)
         k = 0
         for e in range(m + 1):
             if e and not can_end:
                 break
+            if must_end and e != m:
+                continue
             for a in range(m - e + 1):
                 b = m - e - a
                 if a > avail or b > jleft:
@@ -178,6 +294,8 @@ def _gen_moves(
         nopt[g] = k
     nat_start = (min(1, M) << 4) | 1
     jok_start = 1
+    debt_nat = (min(1, M) << 4) | 9
+    debt_jok = 9
     cnt = 0
     idx = np.zeros(_MAX_RUNS, np.int64)
     new = np.zeros(_MAX_RUNS, np.int64)
@@ -186,13 +304,21 @@ def _gen_moves(
         nat_used = 0
         jok_used = 0
         ends = False
+        closed = 0
+        nclosed = 0
         for g in range(G):
             e = oe[g, idx[g]]
             a = oa[g, idx[g]]
             nat_used += a
             jok_used += gm[g] - e - a
             if e:
-                ends = True
+                if _is_debt(glab[g], L):
+                    # groups come in label order: the closed debts stay sorted
+                    for _ in range(e):
+                        closed |= glab[g] << (6 * nclosed)
+                        nclosed += 1
+                else:
+                    ends = True
         if nat_used <= avail and jok_used <= jleft:
             # actions per incoming run in sorted order: 1 ends, 2 natural, 3 joker
             actions = 0
@@ -223,53 +349,67 @@ def _gen_moves(
             sj_max = 0 if ends else jleft - jok_used
             for sn in range(sn_max + 1):
                 for sj in range(sj_max + 1):
-                    nn = nb + sn + sj
-                    if nn > _MAX_RUNS:
-                        break
-                    for q in range(nb, nb + sn):
-                        new[q] = nat_start
-                    for q in range(nb + sn, nn):
-                        new[q] = jok_start
-                    # insertion sort, count runs that cannot end yet
-                    srt = new[:nn].copy()
-                    for i in range(1, nn):
-                        v = srt[i]
-                        q = i - 1
-                        while q >= 0 and srt[q] > v:
-                            srt[q + 1] = srt[q]
-                            q -= 1
-                        srt[q + 1] = v
-                    needy = 0
-                    packed = 0
-                    for i in range(nn):
-                        packed |= srt[i] << (6 * i)
-                        if not _closable(srt[i], L, M):
-                            needy += 1
-                    mj = jok_used + sj
-                    if needy:
-                        if nxt < 0:
-                            continue
-                        if needy > nxt + jleft - mj:
-                            continue
-                    free = avail - nat_used - sn
-                    sc = min(free, set_cap)
-                    for ns in range(sc + 1):
-                        used = nat_used + sn + ns
-                        if used < t:
-                            continue
-                        if top + cnt >= cap:
-                            return -1
-                        mstore[top + cnt, 0] = (
-                            used
-                            | (mj << 4)
-                            | (ns << 8)
-                            | (sn << 12)
-                            | (sj << 16)
-                            | (nn << 20)
-                            | (actions << 24)
-                        )
-                        mstore[top + cnt, 1] = packed
-                        cnt += 1
+                    for dn in range((sn_max - sn if first else 0) + 1):
+                        for dj in range((sj_max - sj if first else 0) + 1):
+                            nn = nb + sn + sj + dn + dj
+                            if nn > _MAX_RUNS:
+                                break
+                            q = nb
+                            for _ in range(sn):
+                                new[q] = nat_start
+                                q += 1
+                            for _ in range(sj):
+                                new[q] = jok_start
+                                q += 1
+                            for _ in range(dn):
+                                new[q] = debt_nat
+                                q += 1
+                            for _ in range(dj):
+                                new[q] = debt_jok
+                                q += 1
+                            # insertion sort, count runs that cannot end yet
+                            srt = new[:nn].copy()
+                            for i in range(1, nn):
+                                v = srt[i]
+                                q = i - 1
+                                while q >= 0 and srt[q] > v:
+                                    srt[q + 1] = srt[q]
+                                    q -= 1
+                                srt[q + 1] = v
+                            needy = 0
+                            packed = 0
+                            for i in range(nn):
+                                packed |= srt[i] << (6 * i)
+                                if not _closable(srt[i], L, M):
+                                    needy += 1
+                            mj = jok_used + sj + dj
+                            if needy:
+                                if nxt < 0:
+                                    continue
+                                if needy > nxt + jleft - mj:
+                                    continue
+                            free = avail - nat_used - sn - dn
+                            sc = min(free, set_cap)
+                            for ns in range(sc + 1):
+                                used = nat_used + sn + dn + ns
+                                if used < t:
+                                    continue
+                                if top + cnt >= cap:
+                                    return -1
+                                mstore[top + cnt, 0] = (
+                                    used
+                                    | (mj << 4)
+                                    | (ns << 8)
+                                    | (sn << 12)
+                                    | (sj << 16)
+                                    | (nn << 20)
+                                    | (actions << 24)
+                                    | (dn << 44)
+                                    | (dj << 48)
+                                )
+                                mstore[top + cnt, 1] = packed
+                                mstore[top + cnt, 2] = closed
+                                cnt += 1
         # next combination (odometer, last group fastest)
         g = G - 1
         while g >= 0:
@@ -289,8 +429,8 @@ def _gen_moves(
         order = np.argsort(keys, kind="mergesort")
         block = mstore[top : top + cnt].copy()
         for i in range(cnt):
-            mstore[top + i, 0] = block[order[i], 0]
-            mstore[top + i, 1] = block[order[i], 1]
+            for c in range(3):
+                mstore[top + i, c] = block[order[i], c]
     return cnt
 
 
@@ -313,7 +453,9 @@ def _insert_sorted(ns: int, count: int, v: int) -> int:
     return out
 
 
-# frame columns of the explicit stack (numba cannot cache recursive functions)
+# frame columns of the explicit stack (numba cannot cache recursive functions): the state's
+# key is columns 2-5 (open runs per suit) and 18-21 (debts ended per suit) with pos, suit,
+# jokers used and the naturals left for sets
 _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN = (
     0,
     1,
@@ -328,11 +470,12 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
     13,
     14,
 )
-_FT, _FW, _FENT = 15, 16, 17
+_FT, _FW, _FENT, _FD0 = 15, 16, 17, 18
+_FWIDTH = 22
 
 
 # -- the memo: dense entries behind an open-addressing index ---------------------------
-# keys (n, 5) and values (n, 4) = (lo, hi, choice, span of the state's moves in the move
+# keys (n, 9: open runs and ended debts per suit, the rest packed) and values (n, 4) = (lo, hi, choice, span of the state's moves in the move
 # store or -1) are stored densely in the order the states are met (an entry never moves,
 # so the stack can keep its id); the index (cap,) maps hash slots to entry ids (-1: empty),
 # cap a power of 2 at least twice the entries. Growing rehashes the small index only and
@@ -341,10 +484,12 @@ _FT, _FW, _FENT = 15, 16, 17
 
 
 @_jit
-def _slot(tk: Any, ix: Any, a: int, b: int, c: int, d: int, e: int) -> int:
-    """The index slot holding this key, or the empty slot where it would go."""
-    h = a * 0x9E3779B1 + b * 0x85EBCA77 + c * 0xC2B2AE3D + d * 0x27D4EB2F + e * 0x165667B1
-    h ^= h >> 29
+def _slot(tk: Any, ix: Any, key: Any) -> int:
+    """The index slot holding this key (nine integers), or the empty slot where it would go."""
+    h = key[8] * 0x165667B1
+    for c in range(8):
+        h = h * 0x9E3779B1 + key[c] * 0x85EBCA77
+        h ^= h >> 29
     h *= 0x7FEB352D
     h ^= h >> 32
     mask = ix.shape[0] - 1
@@ -353,15 +498,20 @@ def _slot(tk: Any, ix: Any, a: int, b: int, c: int, d: int, e: int) -> int:
         x = ix[i]
         if x < 0:
             return i  # type: ignore[no-any-return]
-        if tk[x, 4] == e and tk[x, 0] == a and tk[x, 1] == b and tk[x, 2] == c and tk[x, 3] == d:
+        same = True
+        for c in range(9):
+            if tk[x, 8 - c] != key[8 - c]:
+                same = False
+                break
+        if same:
             return i  # type: ignore[no-any-return]
         i = (i + 1) & mask
 
 
 @_jit
-def _entry(tk: Any, ix: Any, a: int, b: int, c: int, d: int, e: int) -> int:
+def _entry(tk: Any, ix: Any, key: Any) -> int:
     """The entry id of this key, or -1."""
-    return ix[_slot(tk, ix, a, b, c, d, e)]  # type: ignore[no-any-return]
+    return ix[_slot(tk, ix, key)]  # type: ignore[no-any-return]
 
 
 @_jit
@@ -369,7 +519,7 @@ def _grown_index(tk: Any, n: int, cap: int) -> Any:
     """An index of ``cap`` slots over the first ``n`` entries."""
     ix = np.full(cap, -1, np.int32)
     for x in range(n):
-        ix[_slot(tk, ix, tk[x, 0], tk[x, 1], tk[x, 2], tk[x, 3], tk[x, 4])] = x
+        ix[_slot(tk, ix, tk[x])] = x
     return ix
 
 
@@ -399,12 +549,25 @@ def _moves_of(
 
     Situations are remembered in ``mc``, an open-addressing table of rows (runs, the
     rest of the situation packed, span; span -1: empty) with room for one more."""
-    k2 = t | (h << 4) | (jleft << 8) | (scap[pos, suit] << 12) | ((nxta[pos, suit] + 1) << 16)
+    first = prm[_ACE] != LOW and pos == 0
+    high_end = prm[_ACE] == HIGH and pos == 1
+    k2 = (
+        t
+        | (h << 4)
+        | (jleft << 8)
+        | (scap[pos, suit] << 12)
+        | ((nxta[pos, suit] + 1) << 16)
+        | (int(first) << 24)
+        | (int(high_end) << 25)
+    )
     i = _mc_slot(mc, R, k2)
     if mc[i, 2] >= 0:
         return mc[i, 2]  # type: ignore[no-any-return]
     top = int(prm[_TOP])
-    c = _gen_moves(R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[_L], prm[_M], mstore, top)
+    c = _gen_moves(
+        R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[_L], prm[_M], first, high_end,
+        mstore, top,
+    )  # fmt: skip
     if c < 0:
         return -1
     prm[_TOP] = top + c
@@ -483,7 +646,11 @@ def _ask(
     jmax = prm[_JMAX]
     jw = prm[_JW]
     npos = prm[_NPOS]
-    fr = np.zeros((npos * 5 + 2, 18), np.int64)
+    L = prm[_L]
+    M = prm[_M]
+    cyclic = prm[_ACE] != LOW
+    fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
+    key = np.zeros(9, np.int64)
     d = 0
     fr[0, _FNEED] = need0
     entering = True
@@ -498,7 +665,11 @@ def _ask(
         need = fr[d, _FNEED]
         if entering:
             entering = False
-            q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+            for c in range(4):
+                key[c] = fr[d, _FR0 + c]
+                key[4 + c] = fr[d, _FD0 + c]
+            key[8] = k4
+            q = _slot(tk, ts, key)
             ent = ts[q]
             if ent >= 0:
                 lo = tv[ent, 0]
@@ -509,6 +680,11 @@ def _ask(
                     return (NEG, NEG, tk, tv, ts, mcache)
                 if pos == npos:
                     lo = 0 if j >= jt else NEG
+                    if cyclic and lo == 0:
+                        for c in range(4):
+                            if not _paired(fr[d, _FR0 + c], fr[d, _FD0 + c], L, M):
+                                lo = NEG
+                                break
                     hi = lo
                 else:
                     lo = NEG
@@ -519,13 +695,10 @@ def _ask(
                     tv = _grown_dense(tv)
                 if 2 * (ent + 1) > ts.shape[0]:
                     ts = _grown_index(tk, ent, ts.shape[0] * 4)
-                    q = _slot(tk, ts, fr[d, 2], fr[d, 3], fr[d, 4], fr[d, 5], k4)
+                    q = _slot(tk, ts, key)
                 ts[q] = ent
-                tk[ent, 0] = fr[d, 2]
-                tk[ent, 1] = fr[d, 3]
-                tk[ent, 2] = fr[d, 4]
-                tk[ent, 3] = fr[d, 5]
-                tk[ent, 4] = k4
+                for c in range(9):
+                    tk[ent, c] = key[c]
                 tv[ent, 0] = lo
                 tv[ent, 1] = hi
                 tv[ent, 2] = -1
@@ -650,8 +823,11 @@ def _ask(
                 fr[c, _FPOS] = pos
                 fr[c, _FSUIT] = suit + 1
                 for q in range(4):
-                    fr[c, 2 + q] = fr[d, 2 + q]
-                fr[c, 2 + suit] = mstore[i, 1]
+                    fr[c, _FR0 + q] = fr[d, _FR0 + q]
+                    fr[c, _FD0 + q] = fr[d, _FD0 + q]
+                fr[c, _FR0 + suit] = mstore[i, 1]
+                if mstore[i, 2]:
+                    fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
                 fr[c, _FNS] = _insert_sorted(ns, suit, (mv >> 8) & 15)
                 fr[c, _FNEED] = need - gain
@@ -672,7 +848,8 @@ def _ask(
                 fr[c, _FPOS] = pos + 1
                 fr[c, _FSUIT] = 0
                 for q in range(4):
-                    fr[c, 2 + q] = fr[d, 2 + q]
+                    fr[c, _FR0 + q] = fr[d, _FR0 + q]
+                    fr[c, _FD0 + q] = fr[d, _FD0 + q]
                 fr[c, _FJ] = nj
                 fr[c, _FNS] = 0
                 fr[c, _FNEED] = need - gain
@@ -696,7 +873,7 @@ def _ask(
 
 
 @_jit
-def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
+def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     """Per-rank tables of a problem: the next rank's naturals per suit, how many naturals
     of a suit sets can take at a rank, and the upper bounds of the search.
 
@@ -708,7 +885,9 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
     cheapest meld through it asks for at ranks after ``pos`` (ranks up to ``pos`` may hold
     jokers placed already): a set needs 3 minus the suits present at p; a run holds a
     window of ``L`` ranks through p, and each rank of it after ``pos`` with no natural of
-    that suit anywhere (table or hand) needs a joker.
+    that suit anywhere (table or hand) needs a joker. With a cyclic ace the windows wrap
+    round the K–A corner (a superset of high-or-low's: still a lower bound), and a run may
+    be open after the K (it pairs with a debt), so the last rank has no lookahead.
     """
     av = cnt[0] + cnt[1]
     nxta = np.full((13, 4), -1, np.int64)
@@ -723,6 +902,8 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
         for s in range(4):
             if r < 12:
                 nxta[r, s] = av[r + 1, s]
+            elif cyclic:
+                nxta[r, s] = 99
             present = others_present - (1 if av[r, s] > 0 else 0)
             if present + jm >= 2 and set_max >= 3:
                 scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
@@ -748,11 +929,12 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int) -> Any:
                 if av[p, s] > 0:
                     if set_max >= 3:
                         need = max(0, 3 - suits_here)
-                    for a in range(max(0, p - L + 1), p + 1):
-                        if a + L - 1 > 12:
+                    for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
+                        if not cyclic and a + L - 1 > 12:
                             break
                         miss = 0
-                        for q in range(a, a + L):
+                        for q0 in range(a, a + L):
+                            q = (q0 + 13) % 13
                             if q > pos and q != p and av[q, s] == 0:
                                 miss += 1
                         need = min(need, miss)
@@ -823,26 +1005,22 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     """The choices along the best line from the root: per rank, the move index of each
     suit and the jokers given to sets (columns 0-3 and 4)."""
     out = np.zeros((npos, 5), np.int64)
-    r0 = r1 = r2 = r3 = 0
+    key = np.zeros(9, np.int64)
     j = 0
     for pos in range(npos):
         ns = 0
         for suit in range(4):
-            i = tv[_entry(tk, ts, r0, r1, r2, r3, pos | (suit << 4) | (j << 8) | (ns << 16)), 2]
+            key[8] = pos | (suit << 4) | (j << 8) | (ns << 16)
+            i = tv[_entry(tk, ts, key), 2]
             out[pos, suit] = i
             mv = mstore[i, 0]
-            nr = mstore[i, 1]
-            if suit == 0:
-                r0 = nr
-            elif suit == 1:
-                r1 = nr
-            elif suit == 2:
-                r2 = nr
-            else:
-                r3 = nr
+            key[suit] = mstore[i, 1]
+            if mstore[i, 2]:
+                key[4 + suit] = _merge6(key[4 + suit], mstore[i, 2])
             j += (mv >> 4) & 15
             ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
-        k = tv[_entry(tk, ts, r0, r1, r2, r3, pos | (4 << 4) | (j << 8) | (ns << 16)), 2]
+        key[8] = pos | (4 << 4) | (j << 8) | (ns << 16)
+        k = tv[_entry(tk, ts, key), 2]
         out[pos, 4] = k
         j += k
     return out
@@ -851,7 +1029,7 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
 @_jit
 def _root_bound(tk: Any, tv: Any, ts: Any, col: int, missing: int) -> int:
     """The root's memoised lower (col 0) or upper (col 1) bound; ``missing`` if none."""
-    x = _entry(tk, ts, 0, 0, 0, 0, 0)
+    x = _entry(tk, ts, np.zeros(9, np.int64))
     return tv[x, col] if x >= 0 else missing
 
 
@@ -897,21 +1075,20 @@ class FastSearch:
         # (suit, rank) tuples -> (rank, suit) arrays
         cnt = np.ascontiguousarray(np.array((prob.table, prob.hand), np.int64).transpose(0, 2, 1))
         wt = np.ascontiguousarray(np.array(prob.weight, np.int64).T)
-        nxta, scap, suffix, ubj = _prepare(cnt, wt, jm, L, spec.set_max)
+        nxta, scap, suffix, ubj = _prepare(cnt, wt, jm, L, spec.set_max, spec.ace != LOW)
         av = cnt[0] + cnt[1]
         self.cnt, self.wt, self.nxta, self.scap, self.suffix = cnt, wt, nxta, scap, suffix
         self.ubj = ubj
         copies = int(av.max()) if av.size else 0
         self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
-        self.prm = np.array(
-            [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13, 0, 0, 0, 0, 0, 1, 0],
-            np.int64,
-        )
+        prm = [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13]
+        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace))
+        self.prm = np.array(prm, np.int64)
         self.mcache = np.full((1 << 10, 3), -1, np.int64)
-        self.tk = np.empty((1 << 11, 5), np.int64)
+        self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
         self.ts = np.full(1 << 12, -1, np.int32)
-        self.mstore = np.empty((_STORE, 2), np.int64)
+        self.mstore = np.empty((_STORE, 3), np.int64)
 
     @property
     def budget(self) -> int:
@@ -962,14 +1139,25 @@ class FastSearch:
         """Follow the memoised choices from the root and turn them into melds."""
         spec = self.s
         path = _path(self.tk, self.tv, self.ts, self.mstore, 13)
-        items, sets = _runs_of(path, self.mstore, self.L, self.M)
-        melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
-        last = -1
+        items, sets, debt, is_open = _runs_of(path, self.mstore, self.L, self.M)
+        Item = tuple[int, int, bool, bool]
+        runs: dict[int, list[Item]] = {}
         for run, suit, rank, joker in items.tolist():
-            if run != last:
-                melds.append((True, []))
-                last = run
-            melds[-1][1].append((suit, rank, bool(joker), False))
+            runs.setdefault(run, []).append((suit, rank, bool(joker), False))
+        melds: list[tuple[bool, list[Item]]] = []
+        # runs open after the K (leaving) and debts, per suit, to be joined over the corner
+        leaving: list[list[list[Item]]] = [[], [], [], []]
+        debts: list[list[list[Item]]] = [[], [], [], []]
+        for run, its in runs.items():
+            if debt[run]:
+                debts[its[0][0]].append(its)
+            elif is_open[run] and spec.ace != LOW:
+                leaving[its[0][0]].append(its)
+            else:
+                melds.append((True, its))
+        for s in range(4):
+            for its in _join_corner(leaving[s], debts[s], self.L, self.M):
+                melds.extend((True, piece) for piece in split_run(its, self.L, spec.min_nat))
         for r, row in enumerate(sets.tolist()):
             if any(row):
                 melds.extend(
@@ -978,19 +1166,61 @@ class FastSearch:
         return melds
 
 
+def _join_corner(
+    leaving: list[list[tuple[int, int, bool, bool]]],
+    debts: list[list[tuple[int, int, bool, bool]]],
+    L: int,
+    M: int,
+) -> list[list[tuple[int, int, bool, bool]]]:
+    """The runs of one suit around the K–A corner: each debt (a run from the ace on) joined
+    after a distinct run leaving the K, the other leaving runs alone. The pairing is the
+    one :func:`_paired` found possible, on the same capped labels."""
+
+    def label(its: list[tuple[int, int, bool, bool]]) -> tuple[int, int]:
+        return min(len(its), L), min(sum(1 for it in its if not it[2]), M)
+
+    runs = [label(x) for x in leaving]
+    owed = [label(x) for x in debts]
+    match: list[int] = []
+    taken = [False] * len(runs)
+
+    def rec(i: int) -> bool:
+        if i == len(owed):
+            return all(taken[k] or (runs[k][0] >= L and runs[k][1] >= M) for k in range(len(runs)))
+        for k in range(len(runs)):
+            if not taken[k] and runs[k][0] + owed[i][0] >= L and runs[k][1] + owed[i][1] >= M:
+                taken[k] = True
+                match.append(k)
+                if rec(i + 1):
+                    return True
+                match.pop()
+                taken[k] = False
+        return False
+
+    if not rec(0):
+        raise AssertionError("the runs round the K-A corner do not pair")
+    out = [leaving[k] + debts[i] for i, k in enumerate(match)]
+    out.extend(leaving[k] for k in range(len(leaving)) if not taken[k])
+    return out
+
+
 @_jit
 def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
     """The runs along a path of choices, as rows (run, suit, rank, joker) grouped by run
-    in rank order, and per rank the naturals each suit gives to sets and the sets' jokers.
+    in rank order, and per rank the naturals each suit gives to sets and the sets' jokers;
+    then per run whether it is a debt (it entered at the ace from the K) and whether it is
+    still open after the K.
 
     Runs are followed by their labels: a move says, for each open run of a suit in label
-    order, whether it ends, takes a natural or takes a joker, and how many runs start.
-    Open runs with the same label are interchangeable, so any of them may continue."""
+    order, whether it ends, takes a natural or takes a joker, and how many runs (and
+    debts) start. Open runs with the same label are interchangeable, so any may continue."""
     stack = np.zeros((4, 64, 16), np.int64)  # open run ids per suit and label
     depth = np.zeros((4, 64), np.int64)
     nstack = np.zeros((64, 16), np.int64)
     ndepth = np.zeros(64, np.int64)
     rows = np.zeros((4 * 13 * 16, 4), np.int64)
+    debt = np.zeros(4 * 13 * 16, np.int64)
+    is_open = np.zeros(4 * 13 * 16, np.int64)
     n = 0
     runs = 0
     sets = np.zeros((13, 5), np.int64)
@@ -1002,7 +1232,9 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
             sets[r, suit] = (mv >> 8) & 15
             sn = (mv >> 12) & 15
             sj = (mv >> 16) & 15
-            if R[suit] == 0 and sn == 0 and sj == 0:
+            dn = (mv >> 44) & 15
+            dj = (mv >> 48) & 15
+            if R[suit] == 0 and sn + sj + dn + dj == 0:
                 continue
             actions = mv >> 24
             ndepth[:] = 0
@@ -1016,6 +1248,7 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                 a = (actions >> (2 * p)) & 3
                 p += 1
                 if a == 1:
+                    is_open[run] = 0
                     continue  # the run ends before this rank
                 rows[n, 0] = run
                 rows[n, 1] = suit
@@ -1025,13 +1258,18 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                 g = _grow(lab, a == 2, L, M)
                 nstack[g, ndepth[g]] = run
                 ndepth[g] += 1
-            for k in range(sn + sj):
-                g = ((min(1, M) << 4) | 1) if k < sn else 1
+            for k in range(sn + sj + dn + dj):
+                natural = k < sn or sn + sj <= k < sn + sj + dn
+                g = ((min(1, M) << 4) | 1) if natural else 1
+                if k >= sn + sj:
+                    g += 8
+                    debt[runs] = 1
                 rows[n, 0] = runs
                 rows[n, 1] = suit
                 rows[n, 2] = r + 1
-                rows[n, 3] = 0 if k < sn else 1
+                rows[n, 3] = 0 if natural else 1
                 n += 1
+                is_open[runs] = 1
                 nstack[g, ndepth[g]] = runs
                 ndepth[g] += 1
                 runs += 1
@@ -1043,7 +1281,7 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
         sets[r, 4] = path[r, 4]
     out = rows[:n]
     order = np.argsort(out[:, 0] * 64 + out[:, 2], kind="mergesort")
-    return out[order], sets
+    return out[order], sets, debt[:runs], is_open[:runs]
 
 
 def warm() -> None:

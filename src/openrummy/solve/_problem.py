@@ -28,6 +28,7 @@ __all__ = [
     "Prover",
     "set_jokers",
     "set_melds",
+    "split_run",
     "tracked_naturals",
 ]
 
@@ -202,3 +203,39 @@ class Prover(Protocol):
         """The root's proven upper bound (a search cut short by its budget keeps it)."""
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]: ...
+
+
+def split_run(
+    items: list[tuple[int, int, bool, bool]], L: int, M: int
+) -> list[list[tuple[int, int, bool, bool]]]:
+    """Cut a run that went over the K–A corner (maybe more than 13 long) into valid runs
+    of ``L`` to 13 items with at least ``M`` naturals each."""
+    n = len(items)
+    if n <= 13:
+        return [items]
+    # shortest-first DP over cut points: pieces of length L..13 with >= M naturals
+    nat = [0] * (n + 1)
+    for i, it in enumerate(items):
+        nat[i + 1] = nat[i] + (0 if it[2] else 1)
+    prev = [-1] * (n + 1)
+    reach = [False] * (n + 1)
+    reach[0] = True
+    for i in range(n):
+        if not reach[i]:
+            continue
+        for ln in range(L, 14):
+            k = i + ln
+            if k > n:
+                break
+            if nat[k] - nat[i] >= M and not reach[k]:
+                reach[k] = True
+                prev[k] = i
+    if not reach[n]:
+        raise AssertionError("a long run could not be split")
+    out = []
+    k = n
+    while k > 0:
+        i = prev[k]
+        out.append(items[i:k])
+        k = i
+    return out[::-1]

@@ -518,12 +518,12 @@ def _open_then_play(
        legal, so the best is a lower bound, and the optimum when it reaches the bound of 1.
        At most ``settings.open_splits`` subsets are tried, the fewest cards first.
 
-    Only with aces low, where the compiled core answers those questions; with other ace
-    modes they may cost as much as the opening search.
+    Only where the compiled core answers those questions (every ace mode; with a cyclic
+    ace, ``min_len`` <= 5); elsewhere they may cost as much as the opening search.
 
     Returns the best lower bound known and, when proven optimal, the result.
     """
-    if solver.spec.ace != LOW:
+    if solver.spec.ace != LOW and solver.spec.min_len > 5:
         return lower, None
     rules = solver.rules
     free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings)

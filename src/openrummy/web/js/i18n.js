@@ -38,6 +38,14 @@ export function setLang(l) {
   for (const f of listeners) f();
 }
 
+/** Rummikub: texts that have a `.tiles` form say "tile" and "rack" (set by the table page). */
+let tiles = false;
+
+/** @param {boolean} on */
+export function setTiles(on) {
+  tiles = on;
+}
+
 /** @param {() => void} f */
 export function onLangChange(f) {
   listeners.push(f);
@@ -50,7 +58,8 @@ export function onLangChange(f) {
  * @returns {string}
  */
 export function t(key, params) {
-  let s = DICTS[lang][key] ?? DICTS.en[key] ?? key;
+  const dict = DICTS[lang];
+  let s = (tiles ? dict[`${key}.tiles`] ?? DICTS.en[`${key}.tiles`] : undefined) ?? dict[key] ?? DICTS.en[key] ?? key;
   if (params) {
     for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
   }

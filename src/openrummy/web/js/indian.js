@@ -11,6 +11,7 @@ import { dialog, h, toast } from "./dom.js";
 import { enableDrag, enableKeys } from "./drag.js";
 import { errorText, render } from "./messages.js";
 import { t } from "./i18n.js";
+import { loadStored, mergeGroups, saveStored, storageKey } from "./order.js";
 
 /** @typedef {{id: string, card: string, fresh?: boolean}} Item */
 
@@ -28,6 +29,7 @@ export class IndianBoard {
     /** @type {(() => void) | null} */ this.detach = null;
     /** @type {ReturnType<typeof setTimeout> | null} */ this.timer = null;
     /** @type {string | null} */ this.suggested = null;
+    /** @type {number | undefined} */ this.round = undefined;
     const drag = enableDrag(ctx.root, {
       canDrag: (id) => !!this.find(id),
       selected: () => [...this.sel],
@@ -53,38 +55,47 @@ export class IndianBoard {
     };
   }
 
-  /** @param {any} view */
+  /** @param {import("./views.js").IndianView | null} view */
   onView(view) {
     const hand = view?.hand;
     if (!hand) {
       this.groups = [];
       return;
     }
-    const key = JSON.stringify([...hand].sort()) + "/" + (view.match?.round ?? 0);
+    const round = view.match?.round ?? 0;
+    const key = JSON.stringify([...hand].sort()) + "/" + round;
     if (key === this.handKey) return;
-    const freshHand = this.handKey === null || !this.handKey.endsWith("/" + (view.match?.round ?? 0));
+    const firstLook = this.handKey === null;
+    const freshHand = firstLook || !this.handKey?.endsWith("/" + round);
     this.handKey = key;
-    const pool = [...hand];
-    /** @type {Item[][]} */
-    const groups = [];
-    if (!freshHand) {
-      for (const g of this.groups) {
-        const kept = [];
-        for (const it of g) {
-          const k = pool.indexOf(it.card);
-          if (k >= 0) {
-            pool.splice(k, 1);
-            kept.push({ ...it, fresh: false });
-          }
-        }
-        if (kept.length) groups.push(kept);
-      }
-    }
-    if (pool.length) groups.push(pool.map((card) => ({ id: `c${this.next++}`, card, fresh: !freshHand })));
-    this.groups = groups;
+    this.round = round;
+    // The grouping is the player's: kept across turns, and across reloads and reconnections
+    // (stored by this browser for the seat and the hand being played).
+    /** @type {string[][]} */
+    let before = freshHand ? [] : this.groups.map((g) => g.map((i) => i.card));
+    if (firstLook && this.storeKey) before = loadStored(this.storeKey, round) || [];
+    const { groups: cards } = mergeGroups(before, hand);
+    const pool = this.groups.flat();
+    const known = new Set(before.flat());
+    this.groups = cards.map((g) =>
+      g.map((card) => {
+        const k = freshHand ? -1 : pool.findIndex((i) => i.card === card);
+        if (k >= 0) return { ...pool.splice(k, 1)[0], fresh: false };
+        return { id: `c${this.next++}`, card, fresh: !freshHand || (firstLook && before.length > 0 && !known.has(card)) };
+      }),
+    );
+    this.saveGroups();
     this.judge = null;
     for (const id of [...this.sel]) if (!this.find(id)) this.sel.delete(id);
     this.scheduleJudge();
+  }
+
+  get storeKey() {
+    return this.ctx.seat === null ? null : storageKey("groups", this.ctx.id, this.ctx.seat);
+  }
+
+  saveGroups() {
+    if (this.storeKey && this.round !== undefined) saveStored(this.storeKey, this.round, this.groups.map((g) => g.map((i) => i.card)));
   }
 
   /** @param {string} id */
@@ -129,6 +140,7 @@ export class IndianBoard {
     this.groups = this.groups.filter((g) => g.length);
     this.sel.clear();
     this.judge = null;
+    this.saveGroups();
     this.ctx.render();
     this.scheduleJudge();
   }
@@ -180,6 +192,7 @@ export class IndianBoard {
       if (pool.length) groups.push(pool);
       if (throwItem) groups.push([throwItem]);
       this.groups = groups.filter((g) => g.length);
+      this.saveGroups();
       this.sel.clear();
       if (throwItem) this.sel.add(throwItem.id);
       this.suggested = auto.discard;

@@ -12,11 +12,14 @@ import { dialog, h, toast } from "./dom.js";
 import { enableDrag, enableKeys } from "./drag.js";
 import { errorText, meldLabel, render } from "./messages.js";
 import { getLang, t, tn } from "./i18n.js";
+import { loadStored, mergeOrder, saveStored, storageKey, unseen } from "./order.js";
+import { Steps } from "./undo.js";
 
 /**
  * @typedef {{id: string, card: string, ident: string | null, origin: "hand" | "table",
  *   startMeld: number | null, startIdent: string | null, retrieved?: boolean}} Item
  * @typedef {{id: string, items: Item[]}} WorkMeld
+ * @typedef {{melds: WorkMeld[], hand: Item[], retrievals: {jokerId: string, naturalId: string, text: string}[]}} Snapshot
  */
 
 export class ManipBoard {
@@ -38,6 +41,13 @@ export class ManipBoard {
     /** @type {(() => void) | null} */ this.detach = null;
     /** @type {ReturnType<typeof setTimeout> | null} */ this.checkTimer = null;
     /** @type {number | undefined} */ this.round = undefined;
+    /** @type {Steps<Snapshot>} */ this.steps = new Steps();
+    /** The cards the player has seen (hand, table): the others glow until the next move. */
+    /** @type {string[] | null} */ this.seenHand = null;
+    /** @type {string[] | null} */ this.seenTable = null;
+    this.ackTable = false;
+    /** The ids of the hand's cards in the player's order (with those laid on the table). */
+    /** @type {string[]} */ this.orderIds = [];
     this.bind(ctx.root);
   }
 
@@ -62,14 +72,26 @@ export class ManipBoard {
         this.ctx.render();
         return;
       }
+      const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(/** @type {HTMLElement} */ (ev.target).tagName);
+      if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && !typing && this.canPlay && !document.querySelector(".modal")) {
+        const k = ev.key.toLowerCase();
+        if (k === "z" || k === "y") {
+          ev.preventDefault();
+          if (k === "y" || ev.shiftKey) this.redo();
+          else this.undo();
+          return;
+        }
+      }
       // Letters for the buttons: h hint, r reset, d draw (not while typing).
       const tag = /** @type {HTMLElement} */ (ev.target).tagName;
       if (ev.ctrlKey || ev.metaKey || ev.altKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
       if (!this.ctx.myTurn || document.querySelector(".modal")) return;
       const legal = this.ctx.view.legal || [];
       if (ev.key === "h" && this.canPlay) this.askHint();
-      else if (ev.key === "r" && this.canPlay) this.reset();
-      else if (ev.key === "d" && legal.includes("draw")) this.act("draw");
+      else if (ev.key === "r" && this.canPlay) this.resetTurn();
+      else if (ev.key === "u" && this.canPlay) this.undo();
+      else if (ev.key === "U" && this.canPlay) this.redo();
+      else if (ev.key === "d" && legal.includes("draw")) this.endTurn("draw");
     };
     document.addEventListener("keydown", esc);
     this.detach = () => {
@@ -93,7 +115,7 @@ export class ManipBoard {
     return `${prefix}${this.next++}`;
   }
 
-  /** @param {any} view */
+  /** @param {import("./views.js").ManipulationView | null} view */
   onView(view) {
     if (!view || view.hand === null || view.hand === undefined) {
       this.hand = [];
@@ -103,29 +125,126 @@ export class ManipBoard {
     const key = JSON.stringify([view.table, view.hand, view.current, view.phase, view.match?.round]);
     if (key === this.startKey) return;
     this.startKey = key;
-    // Keep the player's order of the hand: known cards keep their place and id.
-    const old = [...this.start.hand.filter((i) => i.origin === "hand"), ...this.hand.filter((i) => i.origin === "hand")];
-    const pool = [...view.hand];
-    /** @type {Item[]} */
-    const hand = [];
-    const seen = new Set();
-    for (const it of old) {
-      if (seen.has(it.id)) continue;
-      seen.add(it.id);
-      const k = pool.indexOf(it.card);
-      if (k >= 0) {
-        pool.splice(k, 1);
-        hand.push({ ...it, ident: null, retrieved: false });
-      }
+    const round = view.match?.round ?? 0;
+    const newRound = this.round !== round;
+    this.round = round;
+    // The player's order of the hand (RULES are not involved: it is theirs). In memory: the
+    // hand as it is now, then the hand cards laid on the table this turn; after a reload or a
+    // reconnection: the order this browser stored for the seat.
+    const old = newRound ? [] : this.orderItems();
+    const order = old.length ? old.map((i) => i.card) : (this.storeKey ? loadStored(this.storeKey, round) : null) || [];
+    const { cards } = mergeOrder(order, view.hand);
+    if (newRound || this.seenHand === null) {
+      this.seenHand = [...cards];
+      this.seenTable = view.table.flat().map((/** @type {string} */ tok) => parseItem(tok).card);
     }
-    const sameRound = this.start.hand.length > 0 && this.round === view.match?.round;
-    this.round = view.match?.round;
-    for (const card of pool) hand.push(this.handItem(card, sameRound));
+    if (this.ackTable) {
+      // The table after one's own play is what the player has seen.
+      this.seenTable = view.table.flat().map((/** @type {string} */ tok) => parseItem(tok).card);
+      this.ackTable = false;
+    }
+    const pool = [...old];
+    const hand = cards.map((card) => {
+      const k = pool.findIndex((i) => i.card === card);
+      if (k < 0) return this.handItem(card);
+      const it = pool.splice(k, 1)[0];
+      return { id: it.id, card, ident: null, origin: /** @type {"hand"} */ ("hand"), startMeld: null, startIdent: null };
+    });
+    unseen(this.seenHand || [], cards).forEach((f, i) => {
+      if (f) /** @type {any} */ (hand[i]).fresh = true;
+    });
     const melds = this.tableFromView(view);
-    if (sameRound) markNew(this.start.melds, melds);
+    const tableItems = melds.flatMap((m) => m.items);
+    unseen(this.seenTable || [], tableItems.map((i) => i.card)).forEach((f, i) => {
+      if (f) /** @type {any} */ (tableItems[i]).fresh = true;
+    });
     this.start = { melds, hand };
+    this.orderIds = hand.map((i) => i.id);
+    this.steps.clear();
     this.reset(false);
+    this.saveOrder();
     if (this.canPlay) this.scheduleCheck();
+  }
+
+  get storeKey() {
+    return this.ctx.seat === null ? null : storageKey("hand", this.ctx.id, this.ctx.seat);
+  }
+
+  /**
+   * The hand in the player's order: as it is now, with each hand card laid on the table this
+   * turn back after the card it followed in the player's order before.
+   */
+  orderItems() {
+    const out = [...this.hand];
+    const ids = new Set(out.map((i) => i.id));
+    const byId = new Map(this.start.hand.map((i) => [i.id, i]));
+    /** @type {string | null} */
+    let prev = null;
+    for (const id of [...this.orderIds, ...byId.keys()]) {
+      const it = byId.get(id);
+      if (it && !ids.has(id)) {
+        const k = prev === null ? 0 : out.findIndex((x) => x.id === prev) + 1;
+        out.splice(k, 0, it);
+        ids.add(id);
+      }
+      if (ids.has(id)) prev = id;
+    }
+    return out;
+  }
+
+  saveOrder() {
+    this.orderIds = this.orderItems().map((i) => i.id);
+    if (this.storeKey && this.round !== undefined) saveStored(this.storeKey, this.round, this.orderItems().map((i) => i.card));
+  }
+
+  /**
+   * The player moves: what was new has been seen (the glow clears).
+   * @param {boolean} [acted] an action goes to the server (its table is then seen too)
+   */
+  acknowledge(acted = false) {
+    this.seenHand = this.start.hand.map((i) => i.card);
+    this.seenTable = this.start.melds.flatMap((m) => m.items.map((i) => i.card));
+    if (acted) this.ackTable = true;
+    for (const it of [...this.start.hand, ...this.hand, ...this.start.melds.flatMap((m) => m.items), ...this.melds.flatMap((m) => m.items)]) {
+      delete (/** @type {any} */ (it).fresh);
+    }
+  }
+
+  /** @returns {Snapshot} */
+  snapshot() {
+    return { melds: this.melds, hand: this.hand, retrievals: this.retrievals };
+  }
+
+  /** Before a change of the turn being built: an undo step. */
+  step() {
+    this.steps.push(this.snapshot());
+  }
+
+  /** @param {Snapshot} s */
+  restore(s) {
+    this.melds = s.melds;
+    this.hand = s.hand;
+    this.retrievals = s.retrievals;
+    this.sel.clear();
+    this.hint = null;
+    this.changed();
+  }
+
+  undo() {
+    const s = this.steps.undo(this.snapshot());
+    if (s) this.restore(s);
+  }
+
+  redo() {
+    const s = this.steps.redo(this.snapshot());
+    if (s) this.restore(s);
+  }
+
+  /** Reset turn (an undo step of its own: undo brings the work back). */
+  resetTurn() {
+    if (!this.dirty && !this.retrievals.length) return;
+    this.step();
+    this.reset();
   }
 
   /** @param {string} card @param {boolean} [fresh] @returns {Item} */
@@ -135,7 +254,7 @@ export class ManipBoard {
     return it;
   }
 
-  /** @param {any} view @returns {WorkMeld[]} */
+  /** @param {import("./views.js").ManipulationView | null} view @returns {WorkMeld[]} */
   tableFromView(view) {
     if (!view) return [];
     return view.table.map((/** @type {string[]} */ meld, /** @type {number} */ m) => ({
@@ -189,6 +308,7 @@ export class ManipBoard {
   move(ids, target, before) {
     const playing = this.canPlay;
     let items = ids.map((id) => this.find(id)).filter((x) => x !== null);
+    this.acknowledge();
     if (!playing) {
       // Outside one's turn only the hand can be reordered.
       if (target !== "hand" || items.some((f) => f?.meld)) return;
@@ -199,6 +319,7 @@ export class ManipBoard {
       items = items.filter((f) => f && (f.item.origin === "hand" || f.item.retrieved));
     }
     if (!items.length) return;
+    if (playing) this.step();
     // Take them out where they are.
     const moving = [];
     for (const f of items) {
@@ -252,6 +373,25 @@ export class ManipBoard {
       toast(t("manip.swap_from_hand"), "warn");
       return true;
     }
+    this.acknowledge();
+    this.step();
+    const view = this.ctx.view;
+    const opened = this.ctx.seat !== null && !!view.opened?.[this.ctx.seat];
+    const mayRetrieve = opts["joker.retrieval"] !== false && !(opts["joker.retrieval_requires_opened"] && !opened);
+    if (!mayRetrieve) {
+      // Retrieval is not allowed now (RULES.md §2.2 C6): the natural still takes the joker's
+      // place, but the joker stays on the table, in a meld of its own, to be built on.
+      (n.meld ? n.meld.items : this.hand).splice(n.meld ? n.meld.items.indexOf(n.item) : this.hand.indexOf(n.item), 1);
+      j.meld.items.splice(j.meld.items.indexOf(j.item), 1, n.item);
+      j.item.ident = null;
+      this.melds.push({ id: this.newId("n"), items: [j.item] });
+      this.melds = this.melds.filter((m) => m.items.length);
+      this.sel.clear();
+      const reason = render({ code: "C6", reason: opts["joker.retrieval"] === false ? "no_retrieval" : "retrieve_before_open" });
+      toast(t("manip.joker_stays", { reason }), "warn");
+      this.changed();
+      return true;
+    }
     // The natural takes the joker's place; the joker goes to the hand (to be played again).
     (n.meld ? n.meld.items : this.hand).splice(n.meld ? n.meld.items.indexOf(n.item) : this.hand.indexOf(n.item), 1);
     const k = j.meld.items.indexOf(j.item);
@@ -270,6 +410,7 @@ export class ManipBoard {
   }
 
   changed() {
+    this.saveOrder();
     this.ctx.render();
     this.scheduleCheck();
   }
@@ -306,6 +447,8 @@ export class ManipBoard {
   split(m, at) {
     const k = this.melds.indexOf(m);
     if (k < 0 || at <= 0 || at >= m.items.length) return;
+    this.acknowledge();
+    this.step();
     const tail = m.items.splice(at);
     this.melds.splice(k + 1, 0, { id: this.newId("n"), items: tail });
     this.sel.clear();
@@ -315,6 +458,7 @@ export class ManipBoard {
 
   /** @param {number} k @param {string} meld */
   chooseIdentity(k, meld) {
+    this.step();
     adopt(this.melds[k], meld);
     this.changed();
   }
@@ -358,8 +502,29 @@ export class ManipBoard {
     return out.length ? out : c.checked ? c.violations.map((/** @type {any} */ v) => (v.reason !== undefined ? render(v) : v.text)) : [];
   }
 
+  /**
+   * Draw (or pass, or end the turn): a half-built table is thrown away, so ask first.
+   * @param {string} action
+   */
+  async endTurn(action) {
+    if (this.canPlay && (this.dirty || this.retrievals.length)) {
+      const ok = await dialog({
+        title: t("manip.discard_work"),
+        tone: "warn",
+        body: [h("p", null, t("manip.discard_work_body"))],
+        buttons: [
+          { label: t("btn.back"), value: false },
+          { label: t(`manip.${action}_anyway`), value: true, kind: "danger" },
+        ],
+      });
+      if (!ok) return;
+    }
+    await this.act(action);
+  }
+
   /** @param {string} action */
   async act(action) {
+    this.acknowledge(true);
     this.busy = true;
     const res = await this.ctx.send(action);
     this.busy = false;
@@ -382,6 +547,7 @@ export class ManipBoard {
   applyHint() {
     const hint = this.hint;
     if (!hint?.table) return;
+    this.step();
     this.reset(false);
     const tablePool = this.melds.flatMap((m) => m.items);
     const handPool = [...this.hand];
@@ -449,10 +615,8 @@ export class ManipBoard {
       wrap.appendChild(h("div", { class: "discard-row" }, h("span", { class: "muted" }, t("board.discard")), cardEl(v.discard_top, { small: true })));
     }
     if (this.hint) wrap.appendChild(this.hintPanel());
-    if (seated) {
-      wrap.appendChild(this.actionBar());
-      wrap.appendChild(this.handEl(playing));
-    }
+    // The buttons and the hand stay in view at the bottom of the window, however many melds.
+    if (seated) wrap.appendChild(h("div", { class: "hand-dock" }, this.actionBar(), this.handEl(playing)));
     return wrap;
   }
 
@@ -536,14 +700,16 @@ export class ManipBoard {
       return bar;
     }
     if (legal.includes("play")) {
-      bar.appendChild(h("button", { class: "btn", id: "reset-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.reset() }, "↺ ", t("btn.reset")));
+      bar.appendChild(h("button", { class: "btn", id: "undo-btn", disabled: !this.steps.canUndo, title: t("btn.undo_keys"), onclick: () => this.undo() }, "⟲ ", t("btn.undo")));
+      bar.appendChild(h("button", { class: "btn", id: "redo-btn", disabled: !this.steps.canRedo, title: t("btn.redo_keys"), onclick: () => this.redo() }, "⟳ ", t("btn.redo")));
+      bar.appendChild(h("button", { class: "btn", id: "reset-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.resetTurn() }, "↺ ", t("btn.reset")));
       bar.appendChild(h("button", { class: "btn", id: "hint-btn", disabled: this.hintBusy, onclick: () => this.askHint() }, "💡 ", this.hintBusy ? t("btn.thinking") : t("btn.hint")));
       bar.appendChild(h("button", { class: `btn primary ${this.problems().length && this.dirty ? "warn" : ""}`, id: "done-btn", disabled: !this.dirty && !this.retrievals.length, onclick: () => this.done() }, "✔ ", t("btn.done")));
     }
-    if (legal.includes("draw")) bar.appendChild(h("button", { class: "btn", id: "draw-btn", onclick: () => this.act("draw") }, "🂠 ", this.ctx.rules.tiles ? t("btn.draw_tile") : t("btn.draw")));
+    if (legal.includes("draw")) bar.appendChild(h("button", { class: "btn", id: "draw-btn", onclick: () => this.endTurn("draw") }, "🂠 ", this.ctx.rules.tiles ? t("btn.draw_tile") : t("btn.draw")));
     if (legal.includes("take")) bar.appendChild(h("button", { class: "btn", id: "take-btn", onclick: () => this.act("take") }, t("btn.take", { card: cardLabel(v.discard_top) })));
-    if (legal.includes("pass")) bar.appendChild(h("button", { class: "btn", id: "pass-btn", onclick: () => this.act("pass") }, t("btn.pass")));
-    if (legal.includes("end")) bar.appendChild(h("button", { class: "btn", id: "end-btn", onclick: () => this.act("end") }, t("btn.end")));
+    if (legal.includes("pass")) bar.appendChild(h("button", { class: "btn", id: "pass-btn", onclick: () => this.endTurn("pass") }, t("btn.pass")));
+    if (legal.includes("end")) bar.appendChild(h("button", { class: "btn", id: "end-btn", onclick: () => this.endTurn("end") }, t("btn.end")));
     if (legal.includes("discard")) {
       const one = this.sel.size === 1 ? this.find([...this.sel][0]) : null;
       bar.appendChild(
@@ -593,6 +759,7 @@ export class ManipBoard {
           class: "btn small",
           onclick: () => {
             this.hand.sort((a, b) => sortKey(a.card, by) - sortKey(b.card, by));
+            this.saveOrder();
             this.ctx.render();
           },
         },
@@ -608,23 +775,6 @@ export class ManipBoard {
         this.hand.map((it) => this.cardFor(it, playing)),
       ),
     );
-  }
-}
-
-/**
- * Flag the table cards that the last play added (as `fresh`), so a player sees what changed.
- * @param {WorkMeld[]} before @param {WorkMeld[]} after
- */
-function markNew(before, after) {
-  /** @type {Map<string, number>} */
-  const had = new Map();
-  for (const m of before) for (const i of m.items) had.set(i.card, (had.get(i.card) || 0) + 1);
-  for (const m of after) {
-    for (const i of m.items) {
-      const n = had.get(i.card) || 0;
-      if (n > 0) had.set(i.card, n - 1);
-      else /** @type {any} */ (i).fresh = true;
-    }
   }
 }
 

@@ -9,7 +9,7 @@ import { cardEl } from "./cards.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
 import { eventText } from "./events.js";
 import { errorText, render, renderAll } from "./messages.js";
-import { getLang, onLangChange, t } from "./i18n.js";
+import { getLang, onLangChange, setTiles, t } from "./i18n.js";
 import { IndianBoard } from "./indian.js";
 import { ManipBoard } from "./manip.js";
 
@@ -45,6 +45,9 @@ export class TableContext {
     this.ticks = 0;
     /** @type {string | null} */ this.draftName = null;
     this.polling = false;
+    this.wasMyTurn = false;
+    /** @type {string | null} */ this.rematchId = null;
+    this.pageTitle = document.title;
     onLangChange(() => this.render());
   }
 
@@ -53,7 +56,13 @@ export class TableContext {
   }
 
   get names() {
-    return (this.table?.seats || []).map((/** @type {any} */ s) => s.name || t("seat.n", { n: s.seat + 1 }));
+    return (this.table?.seats || []).map((/** @type {any} */ s) => {
+      // A computer player with the server's default name is named in the page's language.
+      if (s.kind === "bot" && s.bot && s.name === `${s.bot.charAt(0).toUpperCase()}${s.bot.slice(1)} bot ${s.seat + 1}`) {
+        return t("bot.default_name", { level: t(`bot.${s.bot}`), n: s.seat + 1 });
+      }
+      return s.name || t("seat.n", { n: s.seat + 1 });
+    });
   }
 
   get myTurn() {
@@ -68,6 +77,7 @@ export class TableContext {
       replace(this.root, h("div", { class: "panel error" }, h("h2", null, t("table.not_found")), h("a", { href: "#/" }, t("nav.lobby"))));
       return;
     }
+    setTiles(!!this.rules.tiles);
     this.board = this.rules.family === "indian" ? new IndianBoard(this) : new ManipBoard(this);
     this.connect();
     this.render();
@@ -78,6 +88,8 @@ export class TableContext {
     this.board?.detach?.();
     clearInterval(this.timer);
     this.ws?.close();
+    document.title = this.pageTitle;
+    setTiles(false);
   }
 
   // -- connection -------------------------------------------------------------------------
@@ -207,6 +219,7 @@ export class TableContext {
 
   tick() {
     if (++this.ticks % 4 === 0) this.pollWaiting();
+    if (this.ticks % 6 === 0) this.pollRematch();
     const el = document.getElementById("turn-timer");
     if (!el) return;
     if (this.deadline === null || !this.view || this.view.match?.outcome) {
@@ -216,6 +229,115 @@ export class TableContext {
     const left = Math.max(0, Math.round(this.deadline - Date.now() / 1000));
     el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.classList.toggle("low", left <= 15);
+  }
+
+  /** After the game: has another player asked for a rematch? */
+  async pollRematch() {
+    if (this.closed || this.rematchId || this.seat === null || !(this.view?.match?.outcome || this.table?.status === "closed")) return;
+    try {
+      const r = await api("GET", `/api/tables/${this.id}/rematch`);
+      this.rematchId = r.table_id;
+      this.render();
+    } catch {
+      /* none yet */
+    }
+  }
+
+  /** The same seats and rules with a new seed: create the table, or take my seat at it. */
+  async rematch() {
+    try {
+      const r = await api("POST", `/api/tables/${this.id}/rematch`, undefined, this.token);
+      saveKeys(r.table_id, { seat: r.seat, token: r.token, name: keys(this.id).name, ...(r.creator_token ? { creator: r.creator_token } : {}) });
+      location.hash = `#/t/${r.table_id}`;
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  rematchButton() {
+    if (this.seat === null || !this.token) return null;
+    return h("button", { class: "btn", id: "rematch-btn", onclick: () => this.rematch() }, this.rematchId ? t("final.rematch_join") : t("final.rematch"));
+  }
+
+  /** Give up my seat (a stand-in plays on in a running game) and go to the lobby. */
+  async leave() {
+    const running = this.table.status === "running";
+    const ok = await dialog({
+      title: t("table.leave_title"),
+      tone: "warn",
+      body: h("p", null, running ? t("table.leave_running") : t("table.leave_open")),
+      buttons: [
+        { label: t("btn.back"), value: false },
+        { label: t("table.leave"), value: true, kind: "danger" },
+      ],
+    });
+    if (!ok) return;
+    try {
+      await api("POST", `/api/tables/${this.id}/leave`, undefined, this.token);
+      saveKeys(this.id, { seat: null, token: null });
+      location.hash = "#/";
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  /** The host closes the table (an open one is cancelled and leaves the lobby's list). */
+  async closeTable() {
+    const open = this.table.status === "open";
+    const ok = await dialog({
+      title: open ? t("table.cancel_title") : t("table.close_title"),
+      tone: "warn",
+      body: h("p", null, open ? t("table.cancel_body") : t("table.close_body")),
+      buttons: [
+        { label: t("btn.back"), value: false },
+        { label: open ? t("table.cancel") : t("table.close"), value: true, kind: "danger" },
+      ],
+    });
+    if (!ok) return;
+    try {
+      await api("POST", `/api/tables/${this.id}/close`, undefined, keys(this.id).creator);
+      location.hash = "#/";
+    } catch (err) {
+      toast(String(/** @type {any} */ (err).message), "bad");
+    }
+  }
+
+  /** The tab's title carries a badge on my turn, and a sound plays if the player wants one. */
+  notifyTurn() {
+    const mine = !!this.myTurn;
+    document.title = mine ? `● ${t("status.your_turn")} — ${this.table?.title ?? "OpenRummy"}` : this.table?.title ? `${this.table.title} — OpenRummy` : this.pageTitle;
+    if (mine && !this.wasMyTurn && soundOn()) beep();
+    this.wasMyTurn = mine;
+  }
+
+  /** Buttons of the table head: sound, leave, close or cancel. */
+  tableButtons() {
+    const k = keys(this.id);
+    const live = this.table.status === "open" || this.table.status === "running";
+    const sound = soundOn();
+    return h(
+      "div",
+      { class: "row table-buttons" },
+      this.seat !== null
+        ? h(
+            "button",
+            {
+              class: "btn small",
+              id: "sound-btn",
+              "aria-pressed": sound ? "true" : "false",
+              title: t("table.sound_help"),
+              onclick: () => {
+                setSound(!sound);
+                this.render();
+              },
+            },
+            sound ? "🔔 " : "🔕 ",
+            t("table.sound"),
+          )
+        : null,
+      live && k.token && this.seat !== null ? h("button", { class: "btn small", id: "leave-btn", onclick: () => this.leave() }, t("table.leave")) : null,
+      live && k.creator ? h("button", { class: "btn small danger", id: "close-btn", onclick: () => this.closeTable() }, this.table.status === "open" ? t("table.cancel") : t("table.close")) : null,
+    );
   }
 
   // -- rendering --------------------------------------------------------------------------
@@ -232,6 +354,7 @@ export class TableContext {
     if (this.table.status === "open") replace(this.root, this.waitingRoom());
     else if (!this.view) replace(this.root, h("div", { class: "panel" }, t("table.loading")));
     else replace(this.root, this.game());
+    this.notifyTurn();
     if (focusKey) {
       const el = /** @type {HTMLElement | null} */ (
         this.root.querySelector(`[data-id="${CSS.escape(focusKey)}"], [data-drop="${CSS.escape(focusKey)}"], [data-key="${CSS.escape(focusKey)}"]`)
@@ -262,7 +385,7 @@ export class TableContext {
     return h(
       "div",
       { class: "panel waiting" },
-      h("h2", null, this.table.title),
+      h("div", { class: "row spread" }, h("h2", null, this.table.title), this.tableButtons()),
       h("p", { class: "muted" }, presetTitle(this.table.preset), " · ", t("waiting.status")),
       h(
         "ol",
@@ -354,7 +477,7 @@ export class TableContext {
       { class: `table-page fam-${this.rules.family}` },
       this.headBar(),
       this.playersBar(),
-      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail", role: "status" }, t("table.closed")) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
+      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail row spread", role: "status" }, t("table.closed"), this.rematchButton()) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
       h("aside", { class: "side-col" }, this.scoreboard(), this.logPanel()),
     );
     if (over && !this.summaryOpen) page.appendChild(this.finalPanel());
@@ -374,12 +497,14 @@ export class TableContext {
       h("div", { class: "title" }, h("strong", null, this.table.title), h("span", { class: "muted" }, " · ", presetTitle(this.table.preset), " · ", this.roundText())),
       h("div", { class: `status ${this.myTurn ? "mine" : ""}`, id: "turn-status", "aria-live": "polite" }, status, " ", h("span", { id: "turn-timer", class: "timer" })),
       this.role === "spectator" ? h("span", { class: "badge" }, t("table.watching")) : null,
+      this.tableButtons(),
     );
   }
 
   roundText() {
     const m = this.view.match || {};
-    const n = (m.round ?? 0) + 1;
+    // After the last round the match's counter has moved on: name the round that was played.
+    const n = m.outcome && m.last_round ? m.last_round.index + 1 : (m.round ?? 0) + 1;
     if (m.format === "POINTS" || m.format === "SINGLE_ROUND") return t("round.single");
     if (m.rounds && m.format?.startsWith("ROUNDS")) return t("round.n_of", { n: Math.min(n, m.rounds), of: m.rounds });
     return t("round.n", { n });
@@ -395,7 +520,9 @@ export class TableContext {
         const size = v.hand_sizes?.[i];
         const bits = [];
         if (this.rules.family === "manipulation" && this.rules.opening_required) bits.push(v.opened?.[i] ? h("span", { class: "tag ok", title: t("player.opened") }, "✓ " + t("player.opened")) : h("span", { class: "tag" }, t("player.not_opened")));
-        if (this.rules.family === "indian" && v.statuses?.[i] && v.statuses[i] !== "ACTIVE") bits.push(h("span", { class: "tag" }, t(`status.${v.statuses[i]}`)));
+        // The last player standing is "declared" in the engine's statuses without declaring.
+        const declaredForReal = v.statuses?.[i] !== "DECLARED" || !v.outcome || v.outcome.termination === "DECLARED";
+        if (this.rules.family === "indian" && v.statuses?.[i] && v.statuses[i] !== "ACTIVE" && declaredForReal) bits.push(h("span", { class: "tag" }, t(`status.${v.statuses[i]}`)));
         if (s?.away) bits.push(h("span", { class: "tag warn" }, t("player.away")));
         return h(
           "div",
@@ -464,6 +591,11 @@ export class TableContext {
       ),
     );
     const title = this.rules.family === "indian" ? t("summary.hand_over", { n: last.index + 1 }) : t("summary.round_over", { n: last.index + 1 });
+    const failed = this.failedDeclarations(last.index);
+    const ending =
+      last.termination === "LAST_STANDING" && failed.size
+        ? t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" })
+        : t(`end.${last.termination}`);
     return h(
       "div",
       { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title, id: "round-summary" },
@@ -471,7 +603,7 @@ export class TableContext {
         "div",
         { class: "modal wide" },
         h("h2", null, title),
-        h("p", null, t(`end.${last.termination}`)),
+        h("p", { id: "summary-ending" }, ending),
         h(
           "table",
           { class: "summary" },
@@ -506,7 +638,10 @@ export class TableContext {
    */
   handCell(last, seat, i) {
     const out = this.view.outcome;
-    const groups = out ? out.groups?.[seat] : null;
+    let groups = out ? out.groups?.[seat] : null;
+    // An invalid declaration: the groups as declared (the action's notation).
+    const declared = this.failedDeclarations(last.index).get(seat);
+    if ((!groups || !groups.length) && declared) groups = declared;
     if (groups && groups.length) {
       const inGroups = groups.flat().length;
       const loose = [...(last.hands[i] || [])];
@@ -523,6 +658,26 @@ export class TableContext {
     }
     const cards = last.hands[i] || [];
     return cards.length ? h("div", { class: "mini-hand" }, cards.map((/** @type {string} */ c) => cardEl(c, { small: true }))) : h("span", { class: "muted" }, "—");
+  }
+
+  /**
+   * Indian Rummy: the invalid declarations of round `index` (0-based), by seat, each with
+   * the groups declared, read from the game log (an event's action is in notation).
+   * @param {number} index
+   * @returns {Map<number, string[][]>}
+   */
+  failedDeclarations(index) {
+    /** @type {Map<number, string[][]>} */
+    const out = new Map();
+    let round = 0;
+    for (const e of this.log) {
+      if (round === index && e.data?.code === "declare_failed") {
+        const groups = [...(e.action || "").matchAll(/\[([^\]]*)\]/g)].map((g) => g[1].split(" ").filter(Boolean));
+        out.set(e.seat, groups);
+      }
+      if ((e.after || []).some((a) => a.code === "round_over")) round += 1;
+    }
+    return out;
   }
 
   finalPanel() {
@@ -563,10 +718,46 @@ export class TableContext {
           { class: "modal-buttons" },
           h("a", { class: "btn", href: `/api/tables/${this.id}/record`, download: `openrummy-${this.id}.json`, id: "record-link" }, t("final.download")),
           h("a", { class: "btn", href: `#/replay/${this.id}` }, t("final.replay")),
+          this.rematchButton(),
           h("a", { class: "btn primary", href: "#/" }, t("nav.lobby")),
         ),
       ),
     );
+  }
+}
+
+/** Is the turn sound on? (Off unless the player turned it on.) */
+function soundOn() {
+  return localStorage.getItem("openrummy.sound") === "on";
+}
+
+/** @param {boolean} on */
+function setSound(on) {
+  localStorage.setItem("openrummy.sound", on ? "on" : "off");
+  if (on) beep();
+}
+
+/** A short, soft two-note chime (Web Audio, no sound file). */
+function beep() {
+  try {
+    const AC = window.AudioContext;
+    if (!AC) return;
+    const ac = new AC();
+    const now = ac.currentTime;
+    [660, 880].forEach((f, i) => {
+      const osc = ac.createOscillator();
+      const gain = ac.createGain();
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.12);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + i * 0.12 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.12 + 0.25);
+      osc.connect(gain).connect(ac.destination);
+      osc.start(now + i * 0.12);
+      osc.stop(now + i * 0.12 + 0.3);
+    });
+    setTimeout(() => ac.close(), 800);
+  } catch {
+    /* no sound then */
   }
 }
 

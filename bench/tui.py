@@ -1,0 +1,144 @@
+"""Benchmark of the terminal table: how fast every key reacts, over whole turns of a game.
+
+The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub
+and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint, done or draw;
+select, group, auto-arrange, draw, discard); the bots' moves are made between the timed
+keys and are not measured. Two figures per key:
+
+* **handler**: the CPU time of the key's action in the app (the model, the engine's checks,
+  the new text of the table);
+* **frame**: from posting the key to the screen being drawn and idle again (Pilot's
+  ``press``), which adds Textual's dispatch, layout and rendering of the frame, as wall
+  time and as the CPU time of the app's thread (the figure to trust on a loaded machine: the
+  wall time also holds Pilot's idle waits and other processes' turns; the thread's time
+  leaves out the bots' and the hint's solver threads).
+
+The hint's solver runs off the main thread and is not part of ``h``'s figures (it is the
+table solver's time, see bench/solver.py).
+
+    .venv/bin/python bench/tui.py               # 12 Rummikub and 12 Indian turns
+    .venv/bin/python bench/tui.py --turns 4     # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from openrummy.solve._fast import warm
+from openrummy.tui import RummyApp, Setup
+from openrummy.tui.app import GameScreen, ManipScreen
+
+Samples = dict[str, list[float]]
+
+
+def instrument(screen: GameScreen, handler: Samples) -> None:
+    """Time every ``action_*`` of the table as its key runs it."""
+    for name in dir(type(screen)):
+        if not name.startswith("action_"):
+            continue
+        method = getattr(screen, name)
+
+        def timed(*args: Any, _m: Callable[..., Any] = method, _n: str = name) -> Any:
+            start = time.thread_time()
+            try:
+                return _m(*args)
+            finally:
+                handler[_n.removeprefix("action_")].append(time.thread_time() - start)
+
+        setattr(screen, name, timed)
+
+
+async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
+    """The bots' turns, outside the clocks."""
+    screen = app.table
+    while app.session.bot_to_move:
+        app.session.step_bot()
+    screen.load_view()
+    screen.refresh_all()
+    await pilot.pause()
+
+
+FRAME_CPU: Samples = defaultdict(list)
+
+
+async def key(pilot: Pilot[None], frame: Samples, name: str) -> None:
+    start, cpu = time.perf_counter(), time.thread_time()
+    await pilot.press(name)
+    frame[name].append(time.perf_counter() - start)
+    FRAME_CPU[name].append(time.thread_time() - cpu)
+
+
+async def rummikub(turns: int, handler: Samples, frame: Samples) -> None:
+    app = RummyApp(Setup(game="rummikub", bots=("simple",), seed=4), bot_delay=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        instrument(app.table, handler)
+        for _ in range(turns):
+            await bots_move(app, pilot)
+            if app.session.over:
+                break
+            for name in ("right", "right", "space", "right", "space", "n", "u", "up", "r"):
+                await key(pilot, frame, name)
+            await key(pilot, frame, "h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if isinstance(app.table, ManipScreen) and app.table.hint is not None:
+                await key(pilot, frame, "a")
+                await key(pilot, frame, "p")
+            else:
+                await key(pilot, frame, "d")
+
+
+async def indian(turns: int, handler: Samples, frame: Samples) -> None:
+    app = RummyApp(Setup(game="indian13", bots=("simple",), seed=3), bot_delay=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        instrument(app.table, handler)
+        for _ in range(turns):
+            await bots_move(app, pilot)
+            if app.session.over:
+                break
+            for name in ("d", "space", "right", "space", "g", "l", "a", "c"):
+                await key(pilot, frame, name)
+
+
+def table(title: str, samples: Samples) -> None:
+    print(f"\n{title}")
+    print(f"{'key':<12}{'n':>5}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for name, values in sorted(samples.items()):
+        values = sorted(values)
+        p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
+        print(
+            f"{name:<12}{len(values):>5}{statistics.median(values) * 1e3:>9.1f}"
+            f"{p99 * 1e3:>9.1f}{values[-1] * 1e3:>9.1f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=12, help="turns per game")
+    args = parser.parse_args()
+    warm()
+    for name, game in (("Rummikub", rummikub), ("Indian Rummy", indian)):
+        handler: Samples = defaultdict(list)
+        frame: Samples = defaultdict(list)
+        cpu = time.process_time()
+        asyncio.run(game(args.turns, handler, frame))
+        table(f"{name}: handler (the key's action in the app)", handler)
+        table(f"{name}: frame, wall (key posted to screen drawn, Pilot.press)", frame)
+        table(f"{name}: frame, CPU of the app's thread", FRAME_CPU)
+        FRAME_CPU.clear()
+        everything = [v for vs in frame.values() for v in vs]
+        print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""The CPU-heavy work of the web page's helpers, as plain functions for the worker pool.
+
+Each takes and returns plain, picklable values (rules, cards, JSON dicts), so it runs the
+same in a worker process as in a worker thread (:mod:`.workers`), and imports only the engine
+and the solvers: a worker process never loads the web framework. A refusal the player should
+read comes back as ``{"refused": message}`` rather than as an exception, because an exception
+of the engine is not always picklable.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from openrummy.cards import Card
+from openrummy.errors import RummyError
+from openrummy.melds import Meld
+
+__all__ = ["check_job", "deck_counts", "hand_job", "hint", "hint_job", "over_deck", "warm"]
+
+
+def warm() -> None:
+    """Import what the jobs use, once per worker process (its first request is then fast)."""
+    import openrummy.games.judge
+    import openrummy.solve  # noqa: F401
+
+
+def deck_counts(rules: Any) -> Counter[Card]:
+    """How many of each card (or tile) the rules' deck holds."""
+    from openrummy.cards import standard_deck, tile_set
+
+    deck = rules.deck
+    if getattr(rules, "tiles", False):
+        return Counter(tile_set(deck.standard_decks, deck.printed_jokers))
+    return Counter(standard_deck(deck.standard_decks, deck.printed_jokers))
+
+
+def over_deck(counts: Counter[Card], cards: Counter[Card]) -> str | None:
+    """Why ``cards`` cannot all be in one game with this deck, or None if they can.
+
+    >>> from openrummy.rules import find_preset
+    >>> deck = deck_counts(find_preset("robbers"))
+    >>> over_deck(deck, Counter(Card.parse(c) for c in ["JK"] * 4))
+    >>> over_deck(deck, Counter(Card.parse(c) for c in ["JK"] * 5))
+    'the deck has 4 of JK, not 5'
+    """
+    for card, n in cards.items():
+        have = counts.get(card, 0)
+        if n > have:
+            return f"the deck has {have} of {card}, not {n}"
+    return None
+
+
+def table_cards(melds: Sequence[str]) -> Counter[Card]:
+    """The cards of the melds that can be read (the others are judged, and refused, later)."""
+    out: Counter[Card] = Counter()
+    for text in melds:
+        try:
+            meld = Meld.parse(text)
+        except RummyError:
+            continue
+        out.update(item.card for item in meld.items)
+    return out
+
+
+def check_job(
+    rules: Any,
+    table: Sequence[str],
+    *,
+    opened: bool,
+    hand_only: Sequence[bool] | None,
+    retrievals: Sequence[str],
+    game: Any,
+    seat: int | None,
+) -> dict[str, Any]:
+    """:func:`openrummy.games.judge.check_table`, as JSON."""
+    from openrummy.games.judge import check_table
+
+    return check_table(
+        rules,
+        table,
+        opened=opened,
+        hand_only=hand_only,
+        retrievals=retrievals,
+        game=game,
+        seat=seat,
+    ).to_json()
+
+
+def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The solver's best play from this seat's view, as a table and as steps."""
+    from openrummy.solve import best_play, explain
+
+    seat = view["seat"]
+    table = [Meld.parse("[" + " ".join(m) + "]") for m in view["table"]]
+    hand = [Card.parse(t) for t in view["hand"]]
+    opened = bool(view["opened"][seat])
+    play = best_play(rules, table, hand, opened=opened)
+    if play.is_pass:
+        return {"found": False, "table": None, "steps": [], "placed": [], "count": 0}
+    steps = explain(list(play.before), list(play.table), lang=lang, rules=rules.meld_rules)
+    return {
+        "found": True,
+        "table": [str(m) for m in play.table],
+        "steps": steps,
+        "placed": [str(c) for c in play.placed],
+        "count": play.count,
+        "opening": [str(m) for m in play.opening],
+        "goes_out": not play.hand,
+    }
+
+
+def hint_job(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
+    """:func:`hint`, with the solver's refusal as ``{"refused": …}``."""
+    try:
+        return hint(rules, view, lang)
+    except RummyError as e:
+        return {"refused": str(e)}
+
+
+def hand_job(
+    rules: Any,
+    hand: Sequence[str],
+    indicator: str,
+    *,
+    groups: Sequence[Sequence[str]],
+    finish: str | None,
+    auto: bool,
+) -> dict[str, Any]:
+    """:func:`openrummy.games.judge.judge_hand` as JSON, a refusal as ``{"refused": …}``."""
+    from openrummy.games.judge import judge_hand
+
+    try:
+        return judge_hand(
+            rules,
+            [Card.parse(t) for t in hand],
+            Card.parse(indicator),
+            groups=groups,
+            finish=finish,
+            auto=auto,
+        ).to_json()
+    except RummyError as e:
+        return {"refused": str(e)}

@@ -1,0 +1,197 @@
+"""A local game: one match, a person in one seat (or nobody: watching), bots in the others.
+
+The session is the app's only way to the engine: it asks a seat's typed view, applies the
+person's actions, lets the bots choose from their own views, keeps the events as data
+(rendered through the message catalogue) and saves the match as a game record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from openrummy.bots import make_bot
+from openrummy.bots.base import Bot
+from openrummy.errors import IllegalActionError, RecordError, RummyError
+from openrummy.events import Event
+from openrummy.games.actions import Action, ActionKind
+from openrummy.games.families import Match, new_match
+from openrummy.games.indian import IndianMatch
+from openrummy.games.manipulation import PlayRejected
+from openrummy.games.views import IndianView, ManipulationView
+from openrummy.messages import render
+from openrummy.record import GameRecord
+from openrummy.rules import Rules, find_preset
+
+from .text import t
+
+__all__ = ["TUI_META", "LocalSession", "Setup"]
+
+TUI_META = "tui"
+"""The key of a record's ``meta`` under which the app keeps who plays which seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What ``rummy play`` was asked for: the preset and options, the seats, the seed."""
+
+    game: str = "rummikub"
+    options: dict[str, str] = field(default_factory=dict)
+    players: int = 2
+    bots: tuple[str, ...] = ("greedy",)
+    """One bot kind per other seat (or one for all of them)."""
+    seed: int = 1
+    human: bool = True
+    """False: watch bots only (``--watch``)."""
+    name: str | None = None
+    """The person's name in the events (default: the catalogue's word for a player)."""
+
+    def rules(self) -> Rules:
+        return find_preset(self.game, self.options)
+
+    def seat_kinds(self) -> list[str | None]:
+        """Per seat: ``None`` for the person (seat 0), else the bot's kind."""
+        others = self.players - 1 if self.human else self.players
+        kinds = list(self.bots)
+        if len(kinds) == 1:
+            kinds *= others
+        if len(kinds) != others:
+            raise RummyError(f"--vs names {len(kinds)} bots for {others} seats")
+        return ([None] if self.human else []) + list(kinds)
+
+
+class LocalSession:
+    """One local match and its seats; every change goes through :meth:`apply`."""
+
+    def __init__(self, setup: Setup, lang: str = "en", *, match: Match | None = None) -> None:
+        self.setup = setup
+        self.lang = lang
+        self.rules: Rules = match.rules if match is not None else setup.rules()
+        self.kinds = setup.seat_kinds()
+        self.bots: list[Bot | None] = [
+            None if k is None else make_bot(k, self.rules, setup.seed * 100 + i)
+            for i, k in enumerate(self.kinds)
+        ]
+        self.match: Match = (
+            match if match is not None else new_match(self.rules, setup.players, seed=setup.seed)
+        )
+        self.names = [
+            (setup.name or t("ui.you", lang)) if k is None else f"{t('ui.bot', lang)} {i} ({k})"
+            for i, k in enumerate(self.kinds)
+        ]
+        self.log: list[str] = []
+        """Every event so far in words, oldest first."""
+        self.events: list[Event] = []
+
+    # -- seats ---------------------------------------------------------------------------------
+    @property
+    def human(self) -> int | None:
+        """The person's seat (``None`` when only bots play)."""
+        return 0 if self.setup.human else None
+
+    @property
+    def is_indian(self) -> bool:
+        return isinstance(self.match, IndianMatch)
+
+    @property
+    def over(self) -> bool:
+        return self.match.outcome is not None
+
+    @property
+    def bot_to_move(self) -> bool:
+        return not self.over and self.bots[self.match.current] is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.over and self.human is not None and self.match.current == self.human
+
+    def view(self) -> ManipulationView | IndianView:
+        """The view of the person's seat (a spectator's when only bots play)."""
+        return self.match.view(self.human)
+
+    def legal(self) -> frozenset[ActionKind]:
+        return self.match.legal_kinds() if self.my_turn else frozenset()
+
+    # -- acting --------------------------------------------------------------------------------
+    def apply(self, action: Action) -> tuple[bool, list[str]]:
+        """Apply an action; (accepted, the lines to show). An illegal action changes nothing
+        and comes back as its reason in words."""
+        try:
+            result = self.match.apply(action)
+        except IllegalActionError as e:
+            reason = render(e.why, self.lang, self.names) if e.why is not None else str(e)
+            return False, [t("ui.not_allowed", self.lang, reason=reason)]
+        lines = []
+        for event in result.events:
+            self.events.append(event)
+            lines.append(render(event, self.lang, self.names))
+        self.log.extend(lines)
+        return bool(result.accepted), lines
+
+    def parse(self, text: str) -> Action:
+        return self.match.parse_action(text, self.human)
+
+    def bot_choice(self) -> Action:
+        """The bot to move chooses from its own view (safe to run off the main thread)."""
+        seat = self.match.current
+        bot = self.bots[seat]
+        assert bot is not None
+        return bot.choose(self.match.view(seat))
+
+    def apply_bot(self, action: Action) -> list[str]:
+        try:
+            return self.apply(action)[1]
+        except PlayRejected:
+            legal = self.match.legal_kinds()
+            word = next(w for w in ("draw", "pass", "end") if w in legal)
+            return self.apply(self.match.parse_action(word, action.seat))[1]
+
+    def step_bot(self) -> list[str]:
+        """Let the bot to move play one action."""
+        return self.apply_bot(self.bot_choice())
+
+    # -- records -------------------------------------------------------------------------------
+    def record(self) -> GameRecord:
+        meta = {TUI_META: {"kinds": list(self.kinds), "seed": self.setup.seed, "lang": self.lang}}
+        return GameRecord.from_match(self.match, self.names, meta=meta)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.record().dumps(), encoding="utf-8")
+
+    @classmethod
+    def resume(cls, path: Path, lang: str = "en") -> LocalSession:
+        """A saved game, replayed to where it was saved; :class:`RecordError` if it cannot be."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise RecordError(f"{path}: cannot read ({e.strerror})") from None
+        record = GameRecord.loads(text)
+        match = record.replay(check_result=False)
+        meta: Any = record.meta.get(TUI_META) or {}
+        kinds: Sequence[str | None] = meta.get("kinds") or [None] + ["greedy"] * (
+            len(record.players) - 1
+        )
+        human = kinds[0] is None
+        bots = tuple(str(k) for k in kinds if k is not None)
+        setup = Setup(
+            game=record.game,
+            options={k: _option_text(v) for k, v in record.options.items()},
+            players=len(record.players),
+            bots=bots,
+            seed=int(meta.get("seed", 1)),
+            human=human,
+            name=record.players[0] if human else None,
+        )
+        return cls(setup, lang, match=match)
+
+
+def _option_text(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
