@@ -67,7 +67,7 @@ PARTS: dict[str, tuple[set[str], str]] = {
     ),
     "server": (
         {"fast", "server"},
-        "import openrummy.server.app, openrummy.server.service, openrummy.solve._fast",
+        "import openrummy.server.app, openrummy.server.service",
     ),
     "sim": ({"fast", "sim"}, "import openrummy.sim.report, openskill.models, matplotlib"),
     "tui": ({"fast", "tui"}, "import openrummy.tui.app"),

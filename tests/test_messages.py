@@ -261,7 +261,16 @@ def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
     match: Any = new_match(rules, 2, seed=1)
     with pytest.raises(IllegalActionError) as no_seat:
         match.view(5)
+    with pytest.raises(NotationError) as bad_seat:
+        openrummy.Position.parse("robbers | hand 3S | opened 4")
+    with pytest.raises(NotationError) as nested:
+        openrummy.Position.parse("robbers | hand 3S 4X")
+    with pytest.raises(NotationError) as bad_action:
+        match.parse_action("jump", seat=0)
     expected = [
+        (bad_seat, "opened: 4 is not a seat (0 to 1)", "opened: 4 ist kein Platz (0 bis 1)"),
+        (nested, "hand: '4X' is not a card or tile", "hand: '4X' ist weder Karte noch Stein"),
+        (bad_action, "'jump' is not an action", "'jump' ist kein Zug"),
         (bad_card, "'XX' is not a card or tile", "'XX' ist weder Karte noch Stein"),
         (bad_hand, "a hand of 3 cards: indian13 needs 13", "eine Hand mit 3 Karten"),
         (no_seat, "there is no seat 5", "es gibt keinen Platz 5"),
@@ -271,3 +280,13 @@ def test_bad_input_errors_carry_their_reason_in_both_languages() -> None:
         assert why is not None
         assert str(err.value).startswith(en)
         assert render(why, "de").startswith(de)
+
+
+def test_every_bot_is_described_in_both_languages() -> None:
+    from openrummy.bots import bot_infos
+
+    for info in bot_infos():
+        (family,) = info.families
+        entry = CAT["reasons"][f"bot.{family}.{info.name}"]
+        assert entry["en"] == info.description
+        assert entry["de"].strip() and info.describe("de") == entry["de"]

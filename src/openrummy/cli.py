@@ -26,6 +26,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help and usage errors: rich's renderer costs more start-up than the rest of
+    # ``rummy --help`` together.
+    rich_markup_mode=None,
 )
 
 OptionList = Annotated[
@@ -88,7 +91,7 @@ def _announce_compile() -> None:
     install), so that nobody waits a minute in silence."""
     from openrummy.solve import compiled
 
-    compiled.announce_with(lambda message: typer.echo(message, err=True))
+    compiled.announce_with(lambda message: typer.echo(str(message), err=True))
 
 
 def _version(value: bool) -> None:
@@ -555,12 +558,14 @@ def list_bots(
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="Only bots for this preset's family.")
     ] = None,
+    lang: LangOption = "en",
 ) -> None:
     """List the computer players, weakest first, with a line on each."""
     from openrummy.bots import bot_infos
     from openrummy.rules import find_preset, preset_names
 
     try:
+        _check_lang(lang)
         family = find_preset(game).family if game else None
     except RummyError as e:
         raise _fail(str(e)) from None
@@ -572,7 +577,7 @@ def list_bots(
         typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")
         for info in infos:
             if fam in info.families:
-                typer.echo(f"  {info.name:10} {info.description}")
+                typer.echo(f"  {info.name:10} {info.describe(lang)}")
 
 
 def _duration(seconds: float) -> str:
@@ -920,7 +925,7 @@ def warm() -> None:
         return
     cold = compiled.likely_cold()
     if cold:
-        typer.echo(compiled.COMPILING, err=True)
+        typer.echo(str(compiled.COMPILING), err=True)
     seconds = compiled.warm()
     what = "compiled" if cold else "already compiled; loaded"
     typer.echo(f"the solver's core is {what} ({seconds:.1f} s)")

@@ -21,14 +21,17 @@ the extra to install:
     ...     require("sim", "rummy simulate", modules=("no_such_module",))
     ... except MissingExtraError as e:
     ...     print(e)
-    rummy simulate needs the sim extra (no_such_module is not installed): pip install 'openrummy[sim]'
+    rummy simulate needs the sim extra (no_such_module not installed): pip install 'openrummy[sim]'
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from openrummy.messages import Reason
 
 __all__ = ["EXTRAS", "MissingExtraError", "missing", "require"]
 
@@ -49,9 +52,11 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
 class MissingExtraError(ImportError):
     """A part of OpenRummy was used without the extra that installs its dependencies."""
 
-    def __init__(self, message: str, extra: str) -> None:
+    def __init__(self, message: str, extra: str, why: Reason | None = None) -> None:
         super().__init__(message)
         self.extra = extra
+        self.why = why
+        """The message as data, to word in the reader's language."""
 
 
 def missing(extra: str, modules: Sequence[str] | None = None) -> list[str]:
@@ -72,9 +77,7 @@ def require(extra: str, what: str, modules: Sequence[str] | None = None) -> None
     """Raise :class:`MissingExtraError` unless every module of ``extra`` is installed."""
     absent = missing(extra, modules)
     if absent:
-        verb = "is" if len(absent) == 1 else "are"
-        raise MissingExtraError(
-            f"{what} needs the {extra} extra ({', '.join(absent)} {verb} not installed): "
-            f"pip install 'openrummy[{extra}]'",
-            extra,
-        )
+        from openrummy.messages import Reason
+
+        why = Reason.of("setup.missing_extra", text=what, field=extra, token=", ".join(absent))
+        raise MissingExtraError(str(why), extra, why)

@@ -158,7 +158,7 @@ class MeldItem:
             left, _, right = token.partition("=")
             card, rep = Card.parse(left), Card.parse(right)
             if rep.is_joker:
-                raise NotationError(f"{token!r}: a wild item must stand for a natural card")
+                raise NotationError(Reason.of("notation.wild_for_natural", text=token))
             if card.tile and not rep.tile:
                 rep = rep.as_tile()
             return MeldItem(card, rep)
@@ -233,7 +233,7 @@ class Meld:
         body = m.group(1) if m else text
         tokens = [t for t in re.split(r"[\s,]+", body.strip()) if t]
         if not tokens:
-            raise NotationError(f"{text!r}: a meld needs cards, e.g. [5H 6H 7H]")
+            raise NotationError(Reason.of("notation.meld_empty", text=text))
         return Meld(tuple(MeldItem.parse(t) for t in tokens))
 
     @staticmethod

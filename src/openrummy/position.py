@@ -33,9 +33,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from openrummy.cards import Card, standard_deck, tile_set
+from openrummy.cards import Card, check_deck_kind, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError, NotationError, RummyError
 from openrummy.melds import Meld
+from openrummy.messages import Reason
 from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules
 from openrummy.rules.manipulation import ManipulationRules
@@ -144,23 +145,25 @@ class Position:
             raise NotationError(f"a position is text, not {type(text).__name__}")
         parts = [p.strip() for p in text.strip().split("|")]
         if not parts[0]:
-            raise NotationError("a position starts with the game, e.g. 'robbers | hand 3S 4S 5S'")
+            raise NotationError(Reason.of("position.no_game"))
         rules, options = _parse_game(parts[0])
         family = rules.family
         fields: dict[str, str] = {}
         for part in parts[1:]:
             if not part:
-                raise NotationError("an empty field (two '|' in a row, or one at the end)")
+                raise NotationError(Reason.of("position.empty_field"))
             name, _, value = part.partition(" ")
             name = name.lower()
             if name not in _FIELDS:
-                raise NotationError(f"unknown field {name!r}; fields: {', '.join(_FIELDS)}")
+                raise NotationError(
+                    Reason.of("position.unknown_field", field=name, text=", ".join(_FIELDS))
+                )
             if name in fields:
-                raise NotationError(f"field {name!r} is given twice")
+                raise NotationError(Reason.of("position.field_twice", field=name))
             if family == "indian" and name in _MANIPULATION_ONLY:
-                raise NotationError(f"field {name!r} belongs to Robbers' Rummy and Rummikub")
+                raise NotationError(Reason.of("position.manipulation_field", field=name))
             if family == "manipulation" and name in _INDIAN_ONLY:
-                raise NotationError(f"field {name!r} belongs to Indian Rummy")
+                raise NotationError(Reason.of("position.indian_field", field=name))
             fields[name] = value.strip()
         return _build(rules, options, fields)
 
@@ -398,11 +401,9 @@ def _parse_game(text: str) -> tuple[Rules, tuple[tuple[str, str], ...]]:
     for token in tokens:
         key, eq, value = token.partition("=")
         if not eq or not key or not value:
-            raise NotationError(
-                f"{token!r} is not an option: write name=value, e.g. opening.threshold=30"
-            )
+            raise NotationError(Reason.of("position.not_an_option", token=token))
         if key in overrides:
-            raise NotationError(f"option {key!r} is given twice")
+            raise NotationError(Reason.of("position.option_twice", token=key))
         overrides[key] = value
     try:
         rules = find_preset(name, overrides)
@@ -429,7 +430,7 @@ def _option_text(value: object) -> str:
 
 def _int(name: str, token: str) -> int:
     if not _NUMBER.fullmatch(token):
-        raise NotationError(f"{name}: {token!r} is not a number")
+        raise NotationError(Reason.of("position.not_a_number", field=name, token=token))
     return int(token)
 
 
@@ -439,13 +440,20 @@ def _ints(name: str, value: str) -> tuple[int, ...]:
     return tuple(_int(name, t) for t in value.split())
 
 
+def _in_field(field: str, error: NotationError) -> NotationError:
+    """``error`` as found in a field: its reason nested when it has one."""
+    if error.why is not None:
+        return NotationError(Reason.of("position.in_field", field=field, problem=error.why))
+    return NotationError(f"{field}: {error}")
+
+
 def _cards(name: str, tokens: Iterable[str]) -> tuple[Card, ...]:
     out = []
     for t in tokens:
         try:
             out.append(Card.parse(t))
         except NotationError as e:
-            raise NotationError(f"{name}: {e}") from None
+            raise _in_field(name, e) from None
     return tuple(out)
 
 
@@ -462,13 +470,11 @@ def _build(rules: Rules, options: tuple[tuple[str, str], ...], f: Mapping[str, s
         melds = []
         for token in _MELD_TOKEN.findall(f["table"]):
             if not token.startswith("["):
-                raise NotationError(
-                    f"table: {token!r} is not a meld; write melds in brackets, [5H 6H 7H]"
-                )
+                raise NotationError(Reason.of("position.not_a_meld", token=token))
             try:
                 melds.append(Meld.parse(token))
             except NotationError as e:
-                raise NotationError(f"table: {token}: {e}") from None
+                raise _in_field(f"table: {token}", e) from None
         table = tuple(melds)
     discard: tuple[Card, ...] = ()
     discard_size = 0
@@ -488,13 +494,15 @@ def _build(rules: Rules, options: tuple[tuple[str, str], ...], f: Mapping[str, s
     if "indicator" in f:
         found = _cards("indicator", f["indicator"].split())
         if len(found) != 1:
-            raise NotationError(f"indicator: give one card, not {f['indicator']!r}")
+            raise NotationError(Reason.of("position.one_indicator", text=f["indicator"]))
         indicator = found[0]
     elif family == "indian":
-        raise NotationError("an Indian Rummy position needs its indicator, e.g. 'indicator 2C'")
+        raise NotationError(Reason.of("position.needs_indicator"))
     phase = f.get("phase", "START").upper()
     if phase not in _PHASES[family]:
-        raise NotationError(f"phase {phase!r}: use {', '.join(_PHASES[family])}")
+        raise NotationError(
+            Reason.of("position.phase", text=phase, form=", ".join(_PHASES[family]))
+        )
     draws = _ints("draws", f.get("draws", ""))
     if draws and not any(draws):
         draws = ()
@@ -561,9 +569,11 @@ def _full_deck(rules: Rules) -> list[Card]:
 def _seats(name: str, seats: Sequence[int], players: int) -> None:
     for s in seats:
         if not 0 <= s < players:
-            raise NotationError(f"{name}: {s} is not a seat (0 to {players - 1})")
+            raise NotationError(
+                Reason.of("position.not_a_seat", field=name, index=s, max=players - 1)
+            )
     if len(set(seats)) != len(seats):
-        raise NotationError(f"{name}: a seat is listed twice")
+        raise NotationError(Reason.of("position.seat_twice", field=name))
 
 
 def _check(p: Position, rules: Rules) -> None:
@@ -574,12 +584,21 @@ def _check(p: Position, rules: Rules) -> None:
             f"{rules.players.max} players"
         )
     if not 0 <= p.seat < players:
-        raise NotationError(f"seat {p.seat} is not a seat (0 to {players - 1})")
+        raise NotationError(
+            Reason.of("position.seat_out_of_range", field="seat", index=p.seat, max=players - 1)
+        )
     if not 0 <= p.turn < players:
-        raise NotationError(f"turn {p.turn} is not a seat (0 to {players - 1})")
+        raise NotationError(
+            Reason.of("position.seat_out_of_range", field="turn", index=p.turn, max=players - 1)
+        )
     if len(p.hand) != p.hand_sizes[p.seat]:
         raise NotationError(
-            f"hand: {len(p.hand)} cards, but sizes gives seat {p.seat} {p.hand_sizes[p.seat]}"
+            Reason.of(
+                "position.hand_size",
+                have=len(p.hand),
+                index=p.seat,
+                count=p.hand_sizes[p.seat],
+            )
         )
     _seats("opened", p.opened, players)
     _seats("dropped", p.dropped, players)
@@ -596,10 +615,11 @@ def _check(p: Position, rules: Rules) -> None:
     full = Counter(_full_deck(rules))
     for card, n in seen.items():
         if not card.is_joker and card.tile != tiles:
-            kind = "tiles (R7, K1)" if tiles else "cards (7H, 10S)"
-            raise NotationError(f"{card}: {rules.name} is played with {kind}")
+            check_deck_kind([card], tiles=tiles, game=rules.name)
         if n > full[card]:
-            raise NotationError(f"{card}: the position shows {n}, the deck has {full[card]}")
+            raise NotationError(
+                Reason.of("position.too_many_copies", card=str(card), have=n, max=full[card])
+            )
     held, deck = _accounting(p, rules)
     if p.stock != deck - held:
         raise NotationError(

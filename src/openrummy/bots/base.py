@@ -38,6 +38,17 @@ class BotInfo:
     level: int = 0
     """Place on the ladder: 0 random, 1 simple/greedy, 2 strategic, 3 expert."""
 
+    def describe(self, lang: str = "en") -> str:
+        """What the bot does, in ``lang`` (the message catalogue's ``bot.FAMILY.NAME``;
+        ``description`` when the catalogue has no entry for it)."""
+        from openrummy.messages import catalogue, render
+
+        for family in sorted(self.families):
+            key = f"bot.{family}.{self.name}"
+            if key in catalogue()["reasons"]:
+                return render({"reason": key}, lang)
+        return self.description
+
 
 @dataclass(frozen=True, slots=True)
 class SeenPosition:

@@ -24,6 +24,7 @@ from typing import Any
 from openrummy.cards import Card
 from openrummy.errors import NotationError, RecordError
 from openrummy.melds import Meld
+from openrummy.messages import Reason
 
 __all__ = [
     "Abandon",
@@ -261,16 +262,14 @@ def parse_action(text: str, *, seat: int) -> Action:
     word = word.lower()
     if word in _SIMPLE:
         if rest.strip():
-            raise NotationError(f"{text!r}: {word!r} takes no arguments")
+            raise NotationError(Reason.of("notation.no_arguments", text=text, token=word))
         return _SIMPLE[word](seat)
     if word == "discard":
         return Discard(seat, Card.parse(rest))
     if word in ("declare", "show"):
         head, _, tail = rest.strip().partition(" ")
         if word == "declare" and not head:
-            raise NotationError(
-                f"{text!r}: write declare FINISH [..] [..], e.g. declare 9C [4S 5S 6S] …"
-            )
+            raise NotationError(Reason.of("notation.declare_form", text=text))
         groups_text = tail if word == "declare" else rest
         groups = _melds(groups_text, text)
         if word == "declare":
@@ -283,9 +282,7 @@ def parse_action(text: str, *, seat: int) -> Action:
         for tok in retr_text.split():
             m = _RETRIEVAL_RE.match(tok)
             if not m:
-                raise NotationError(
-                    f"{tok!r}: a retrieval is MELD:IDENTITY<-REPLACEMENT, e.g. 0:7D<-7D (meld 0 of the turn-start table)"
-                )
+                raise NotationError(Reason.of("notation.retrieval_form", token=tok))
             retrievals.append(
                 Retrieval(
                     int(m.group(1)),
@@ -295,17 +292,14 @@ def parse_action(text: str, *, seat: int) -> Action:
                 )
             )
         return Play(seat, table, tuple(retrievals))
-    raise NotationError(
-        f"{text!r} is not an action (play [..], draw, take, discard CARD, pass, end, timeout, "
-        "abandon, drop, declare CARD [..], show [..])"
-    )
+    raise NotationError(Reason.of("notation.not_an_action", text=text))
 
 
 def _melds(body: str, text: str) -> tuple[Meld, ...]:
     melds = re.findall(r"\[[^\]]*\]", body)
     leftover = re.sub(r"\[[^\]]*\]", "", body).strip()
     if leftover:
-        raise NotationError(f"{text!r}: cannot read {leftover!r}; write melds as [5H 6H 7H]")
+        raise NotationError(Reason.of("notation.melds_unreadable", text=text, token=leftover))
     return tuple(Meld.parse(m) for m in melds if m.strip("[] "))
 
 

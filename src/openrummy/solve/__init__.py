@@ -7,9 +7,30 @@
 * :class:`SolverSettings`: how the table solver searches (never what it answers).
 """
 
-from openrummy.solve.explain import Step, StepKind, apply_steps, explain, explain_steps
-from openrummy.solve.settings import SolverSettings
-from openrummy.solve.table import BestPlay, arrange, best_play, can_arrange
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from openrummy.solve.explain import Step, StepKind, apply_steps, explain, explain_steps
+    from openrummy.solve.settings import SolverSettings
+    from openrummy.solve.table import BestPlay, arrange, best_play, can_arrange
+
+# Loaded on first use (PEP 562): a submodule such as ``openrummy.solve.compiled`` imports
+# without HiGHS and the table solver.
+_LAZY: dict[str, str] = {
+    "Step": "openrummy.solve.explain",
+    "StepKind": "openrummy.solve.explain",
+    "apply_steps": "openrummy.solve.explain",
+    "explain": "openrummy.solve.explain",
+    "explain_steps": "openrummy.solve.explain",
+    "SolverSettings": "openrummy.solve.settings",
+    "BestPlay": "openrummy.solve.table",
+    "arrange": "openrummy.solve.table",
+    "best_play": "openrummy.solve.table",
+    "can_arrange": "openrummy.solve.table",
+}
 
 __all__ = [
     "BestPlay",
@@ -23,3 +44,16 @@ __all__ = [
     "explain",
     "explain_steps",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'openrummy.solve' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

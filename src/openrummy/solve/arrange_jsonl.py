@@ -41,6 +41,7 @@ from typing import Any
 from openrummy.cards import Card, check_deck_kind, parse_cards
 from openrummy.errors import RummyError
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules import find_preset
 from openrummy.rules.indian import IndianRules, Wilds
 from openrummy.solve.hand import (
@@ -170,10 +171,12 @@ def _answer(req: Mapping[str, Any]) -> dict[str, Any]:
 def _from_notation(text: str) -> dict[str, object]:
     """A request object from a position in notation (the seat's hand and the indicator)."""
     from openrummy.position import Position
+    from openrummy.solve.jsonl import require_fields
 
     p = Position.parse(text)
     if not isinstance(p.rules, IndianRules):
         raise RummyError(f"{p.game} is not an Indian Rummy game: use rummy solve")
+    require_fields(text, ("hand",))
     return {
         "game": p.game,
         "options": dict(p.options),
@@ -186,10 +189,7 @@ def _wilds(req: Mapping[str, Any], rules: IndianRules) -> Wilds:
     # Every Indian preset has a wild rank, so a line that names neither the indicator nor
     # the rank has forgotten it; "wild_rank": null says on purpose that there is none.
     if "indicator" not in req and "wild_rank" not in req:
-        raise RummyError(
-            'a line needs "indicator" (the card turned up, e.g. "2C"), or "wild_rank" '
-            '("2", "Q"; null for a hand without a wild rank)'
-        )
+        raise RummyError(Reason.of("input.needs_wild_rank"))
     indicator = req.get("indicator")
     wild_rank = req.get("wild_rank")
     ind = None

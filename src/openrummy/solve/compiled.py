@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from openrummy.messages import Reason
+
 __all__ = [
     "COMPILING",
     "announce_with",
@@ -25,13 +27,11 @@ __all__ = [
     "warm",
 ]
 
-COMPILING = (
-    "compiling the solver's core with numba (once after an install, about a minute; "
-    "'rummy warm' does it ahead of time)…"
-)
-"""What an interface says while the core compiles."""
+COMPILING = Reason.of("setup.compiling")
+"""What an interface says while the core compiles (``str()`` gives the English words,
+:func:`openrummy.messages.render` the German)."""
 
-_announcer: list[Callable[[str], None]] = []
+_announcer: list[Callable[[Reason], None]] = []
 
 
 @functools.cache
@@ -66,14 +66,14 @@ def likely_cold() -> bool:
     return True
 
 
-def announce_with(say: Callable[[str], None]) -> None:
+def announce_with(say: Callable[[Reason], None]) -> None:
     """Call ``say(COMPILING)`` once, when numba starts compiling the core in this process
     (and at once if the cache looks cold). Loading a cached core says nothing."""
     if _announcer:
         return
     spoken: list[bool] = []
 
-    def once(message: str) -> None:
+    def once(message: Reason) -> None:
         if not spoken:
             spoken.append(True)
             say(message)

@@ -29,6 +29,7 @@ line alone (blank lines are skipped)::
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -37,6 +38,7 @@ from typing import Any
 from openrummy.cards import Card, check_deck_kind
 from openrummy.errors import NotationError, RummyError
 from openrummy.melds import Meld, MeldItem
+from openrummy.messages import Reason
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve import compiled
@@ -80,7 +82,7 @@ def parse_position(
     # (an empty table or hand is written [] on purpose).
     for name in ("hand", "table"):
         if name not in data:
-            raise NotationError(f'a line needs "{name}": a list of cards, [] if it is empty')
+            raise NotationError(Reason.of("input.needs_field", field=name))
     raw_table = data["table"]
     raw_hand = data["hand"]
     if not isinstance(raw_table, list) or not isinstance(raw_hand, list):
@@ -115,7 +117,17 @@ def read_notation(text: str) -> tuple[ManipulationRules, list[Meld], list[Card],
     rules = p.rules
     if not isinstance(rules, ManipulationRules):
         raise NotationError(f"{p.game!r} is not a manipulation game: use rummy arrange")
+    require_fields(text, ("hand", "table"))
     return rules, list(p.table), list(p.hand), p.seat in p.opened
+
+
+def require_fields(text: str, names: Iterable[str]) -> None:
+    """A position given to the solver names its hand and table (``-`` when empty): left
+    out, they would be taken as empty, which is rarely what was meant."""
+    given = {field.split(maxsplit=1)[0] for field in text.split("|")[1:] if field.strip()}
+    for name in names:
+        if name not in given:
+            raise NotationError(Reason.of("input.position_needs_field", field=name))
 
 
 def json_error(error: json.JSONDecodeError) -> str:
@@ -125,7 +137,7 @@ def json_error(error: json.JSONDecodeError) -> str:
     ...     json.loads('{"hand": ["3S", "4')
     ... except json.JSONDecodeError as e:
     ...     print(json_error(e))
-    not valid JSON: unterminated string starting at column 16 (the line ends too early: is it cut short?)
+    not valid JSON: unterminated string starting at column 17 (the line ends too early: is it cut short?)
     """
     what = error.msg.removesuffix(" at").removesuffix(":")
     text = f"not valid JSON: {what[:1].lower()}{what[1:]} at column {error.colno}"
@@ -192,6 +204,11 @@ def solve_line(line: str, *, settings: SolverSettings = DEFAULT_SETTINGS) -> dic
     return _solve(rules, table_or_cards, hand, opened, settings)
 
 
+@functools.cache
+def _load_compiled() -> None:
+    compiled.warm()
+
+
 def _solve(
     rules: ManipulationRules,
     table: list[Meld] | list[Card],
@@ -200,6 +217,8 @@ def _solve(
     settings: SolverSettings,
 ) -> dict[str, object]:
     try:
+        if settings.compiled and compiled.available():
+            _load_compiled()
         t0 = time.perf_counter()
         play = best_play(rules, table, hand, opened=opened, settings=settings)
         ms = (time.perf_counter() - t0) * 1000
@@ -235,11 +254,9 @@ def solve_lines(
     """Solve every position; one output line (or block, with ``pretty``, its cards in
     ``lang``'s letters) per input line.
 
-    The compiled solver core (when numba is installed) is loaded first, so that the first
-    line's ``ms`` is the solve's own time, not the load's (about half a second, once per
-    process)."""
-    if settings.compiled and compiled.available():
-        compiled.warm()
+    The compiled solver core (when numba is installed) is loaded before the first solve,
+    so that its ``ms`` is the solve's own time, not the load's (about half a second, once
+    per process); lines answered with an error do not load it."""
     n = 0
     for line in lines:
         if not line.strip():
