@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The docs extra (mkdocs, griffe): make docs builds with it, and mypy checks the doctest
+# extension in scripts/ against it.
+DOCS_STAMP := $(VENV)/.docs-installed
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test test-exhaustive test-js lint bench clean setup browser warm docs
@@ -44,7 +47,7 @@ run: $(RUN_STAMP)
 	$(RUN_VENV)/bin/rummy warm
 	$(RUN_VENV)/bin/rummy serve --host 127.0.0.1 --port 8000
 
-lint: $(STAMP) $(NODE_STAMP)
+lint: $(STAMP) $(DOCS_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
@@ -70,7 +73,6 @@ bench: $(STAMP) warm
 
 # The documentation site (docs/ and the API reference from the docstrings) into site/;
 # --strict in mkdocs.yml: any warning fails the build. The docs extra goes into .venv once.
-DOCS_STAMP := $(VENV)/.docs-installed
 $(DOCS_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $(DOCS_STAMP)
