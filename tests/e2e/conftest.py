@@ -31,6 +31,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     env.update(
         OPENRUMMY_E2E_SEED_FILE=str(tmp / "seed.txt"),
         OPENRUMMY_BOT_PAUSE="0.2",
+        # The server's own limits, except those a test run of many tables from one address
+        # meets: a watched bots-only game at its own pace, and tables created in a row.
+        OPENRUMMY_BOTS_ONLY_PAUSE="0",
+        OPENRUMMY_TABLES_BURST="1000",
+        OPENRUMMY_OPEN_TABLES_PER_CLIENT="1000",
+        OPENRUMMY_BOTS_ONLY_TABLES_PER_CLIENT="1000",
         XDG_DATA_HOME=str(tmp),
     )
     log = (tmp / "server.log").open("w")

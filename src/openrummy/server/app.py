@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
         await store.migrate()
         await store.start()
         await service.start()
+        workers.prestart()
         if heap is not None:
             heap.install()
         log.info("OpenRummy server ready (database %s)", _redact(settings.db))

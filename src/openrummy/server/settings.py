@@ -103,6 +103,9 @@ class Settings:
     """Seconds of worker CPU one client address may use at once."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
+    worker_prestart: bool = True
+    """Start the worker processes (each loads the solver) when the server starts, so the
+    first check does not wait for them; off: on the first helper request."""
 
     hello_failures_per_minute: float = 10.0
     """Failed hellos (a token that holds no seat) one address may send per minute (bursts of
@@ -157,7 +160,10 @@ class Settings:
             raw = env.get(f"OPENRUMMY_{f.name.upper()}")
             if raw is not None:
                 kind = type(getattr(cls(), f.name))
-                values[f.name] = kind(raw)
+                if kind is bool:
+                    values[f.name] = raw.strip().lower() in ("1", "true", "yes", "on")
+                else:
+                    values[f.name] = kind(raw)
         values.update({k: v for k, v in explicit.items() if v is not None})
         if "db" in values:
             values["db"] = normalize_db_url(str(values["db"]))

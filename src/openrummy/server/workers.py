@@ -110,6 +110,10 @@ def _worker_start() -> None:
     warm()
 
 
+def _ready() -> None:
+    """A job that does nothing: submitted at start-up so that each worker process starts."""
+
+
 def _timed(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[T, float]:
     """Run one job in a worker; its result and the CPU seconds it took there."""
     start = time.thread_time()
@@ -142,6 +146,14 @@ class Workers:
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(n, "openrummy-worker")
         return self._pool
+
+    def prestart(self) -> None:
+        """Start the worker processes now, in the background (not awaited): each imports and
+        loads the solver before the first request needs it."""
+        if self.kind == "process" and self.settings.worker_prestart:
+            pool = self._executor()
+            for _ in range(max(1, self.settings.workers)):
+                pool.submit(_ready)
 
     def budget(self, client: str) -> CpuBudget:
         b = self.budgets.get(client)

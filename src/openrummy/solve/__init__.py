@@ -13,18 +13,17 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from openrummy.solve.explain import Step, StepKind, apply_steps, explain, explain_steps
     from openrummy.solve.settings import SolverSettings
     from openrummy.solve.table import BestPlay, arrange, best_play, can_arrange
+
+# The steps are imported at once (they need only cards and melds): a function named like its
+# submodule (``explain``) must be bound before anything imports ``openrummy.solve.explain``,
+# or the package attribute would be that module.
+from openrummy.solve.explain import Step, StepKind, apply_steps, explain, explain_steps
 
 # Loaded on first use (PEP 562): a submodule such as ``openrummy.solve.compiled`` imports
 # without HiGHS and the table solver.
 _LAZY: dict[str, str] = {
-    "Step": "openrummy.solve.explain",
-    "StepKind": "openrummy.solve.explain",
-    "apply_steps": "openrummy.solve.explain",
-    "explain": "openrummy.solve.explain",
-    "explain_steps": "openrummy.solve.explain",
     "SolverSettings": "openrummy.solve.settings",
     "BestPlay": "openrummy.solve.table",
     "arrange": "openrummy.solve.table",

@@ -6,7 +6,7 @@
  * Every change is checked by the server (`POST /api/tables/{id}/check`): each meld's
  * validity and opening value, the joker identities that fit, and the engine's commit checks.
  */
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { cardEl, cardLabel, parseCard, parseItem, sortKey } from "./cards.js";
 import { dialog, h, toast } from "./dom.js";
 import { enableDrag, enableKeys } from "./drag.js";
@@ -436,6 +436,12 @@ export class ManipBoard {
       this.check = res;
     } catch (e) {
       this.check = null;
+      // The server's helpers are busy (or this player's share is used up): the same table is
+      // judged again shortly, so the meters never stay on an unanswered check.
+      if (e instanceof ApiError && e.code === "busy" && seq === this.checkSeq) {
+        if (this.checkTimer) clearTimeout(this.checkTimer);
+        this.checkTimer = setTimeout(() => this.runCheck(), 500);
+      }
     }
     this.ctx.render();
   }
