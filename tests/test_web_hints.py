@@ -10,7 +10,6 @@ who have opened and players who have not); the gestures run on the page's own tu
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -29,9 +28,6 @@ from openrummy.solve.explain import StepKind, explain_steps
 
 WEB_JS = Path(openrummy.__file__).parent / "web" / "js"
 SCRIPT = Path(__file__).parent / "js" / "hint_gestures.mjs"
-
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-
 
 # Deals of four where a player who has not opened is hinted to swap a joker (the natural card
 # replaces the table's joker, which goes into the opening melds): seed and turn.

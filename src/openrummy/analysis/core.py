@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -256,11 +257,12 @@ def _graded(d: Decision, before: WinChance | None, after: WinChance | None) -> D
     )
 
 
-class _Judge:
+class _Judge(ABC):
     """Facts taken before the action is applied; the decision made once its effect is known."""
 
+    @abstractmethod
     def decide(self, index: int, round_no: int, seat: int, accepted: bool) -> Decision:
-        raise NotImplementedError
+        """The decision of ``seat`` at action ``index``, once the action was applied."""
 
 
 def _estimate(
