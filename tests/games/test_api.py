@@ -160,7 +160,7 @@ def test_is_legal_agrees_with_apply_on_random_actions(name: str, kind: str, full
     rng = random.Random(f"{name}/{kind}")
     x = make(name, kind, seed=rng.randrange(1000))
     checked = legal = 0
-    while checked < (1200 if full else 400):
+    while checked < (3000 if full else 1000):
         if x.is_over:
             x = make(name, kind, seed=rng.randrange(1000))
         for action in random_actions(x, rng, 25):
