@@ -209,9 +209,13 @@ def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> N
     page = new_page(browser, locale="de-DE")
     page.goto(server.url)
     page.select_option("#preset", "indian13")
-    page.fill("#create-name", "Jörg")
+    page.wait_for_selector('[data-loaded="indian13"]', state="attached")
     page.locator(".seat-kind").first.select_option("bot:simple")
     page.select_option("#opt-pause", "0.2")
+    # The name last, once the preset's form is built, and read back before Create (under
+    # load the German form was once sent with the default name).
+    page.fill("#create-name", "Jörg")
+    page.wait_for_function("document.querySelector('#create-name')?.value === 'Jörg'")
     server.next_seed("e2e-indian-4")
     page.click("#create-btn")
     wait_my_turn(page)

@@ -95,6 +95,8 @@ function createForm(presets) {
     const n = Math.min(fam === "indian" ? 2 : 4, state.rules.options["players.max"]);
     state.seats = ["me", ...Array.from({ length: n - 1 }, () => `bot:${defaultBot}`)];
     draw();
+    // The preset whose form is on screen (a choice made before it loaded is redrawn).
+    body.dataset.loaded = name;
   };
 
   const familyBots = () => state.bots.filter((b) => b.level > 0);
