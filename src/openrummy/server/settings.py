@@ -101,6 +101,11 @@ class Settings:
     its budget is answered ``busy`` until it has saved up again."""
     worker_burst: float = 2.0
     """Seconds of worker CPU one client address may use at once."""
+    worker_min_charge: float = 0.05
+    """Seconds of the budget each helper request costs at least, however little CPU it took:
+    cheap requests sent back to back still cost the event loop their parsing and dispatch,
+    so one address may send at most ``worker_share / worker_min_charge`` a second
+    sustained (5 at the defaults)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
     worker_prestart: bool = True

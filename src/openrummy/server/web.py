@@ -367,6 +367,8 @@ def _router() -> APIRouter:
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
         _check_fits(live.rules, req)
+        # Refuse over budget before the view and the game's copy are made.
+        _workers(request).admit(client_key(request))
         match = live.match
         view = match.view(seat).to_json()
         local = match.seats.index(seat) if seat in match.seats else None

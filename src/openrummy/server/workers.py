@@ -9,7 +9,8 @@ request only within two budgets:
   worker);
 * **per client** (an address): at most ``worker_per_client`` in progress, and a CPU budget
   that fills at ``worker_share`` seconds per second up to ``worker_burst`` seconds; each
-  request's CPU time (measured in the worker) is taken from it afterwards.
+  request's CPU time (measured in the worker, at least ``worker_min_charge``) is taken from
+  it afterwards.
 
 A request over budget is refused at once with ``busy`` (and how long to wait), never queued
 without bound: an attacker costs the server at most its share of the workers, and the event
@@ -219,7 +220,7 @@ class Workers:
         else:
             self.by_client.pop(client, None)
         if not job.cancelled() and job.exception() is None:
-            budget.charge(job.result()[1])
+            budget.charge(max(job.result()[1], self.settings.worker_min_charge))
 
     def _broken(self) -> NoReturn:
         log.error("a helper worker process died; starting new ones")
