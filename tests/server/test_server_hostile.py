@@ -139,6 +139,34 @@ async def test_a_client_past_its_cpu_share_is_answered_busy(
     assert other.status_code == 200, other.text
 
 
+async def test_cheap_checks_cost_the_least_charge_and_over_budget_bodies_go_unread(
+    server_factory: Factory,
+) -> None:
+    # A budget of 0.1 s and a least charge of 0.06 s: two checks, however cheap, then busy
+    # (for 20 s, at 0.001 s a second).
+    server = await server_factory(
+        worker_kind="thread", worker_burst=0.1, worker_share=0.001, worker_min_charge=0.06
+    )
+    tid, _mover, _waiter, mj, _wj = await _seated_game(server)
+    url = f"/api/tables/{tid}/check"
+    headers = _bearer(mj["token"], "10.0.0.7")
+    for _ in range(2):
+        ok = await server.http.post(url, json={"table": ["[5H 6H 7H]"]}, headers=headers)
+        assert ok.status_code == 200, ok.text
+    # Over budget, the answer is busy before the body is read: even a body that is not
+    # JSON at all is not looked at (else it would be a 422).
+    junk = await server.http.post(
+        url, content=b"{not json", headers={**headers, "Content-Type": "application/json"}
+    )
+    assert junk.status_code == 503 and junk.json()["error"] == "busy", junk.text
+    # Another address is judged, and its bad body is answered for what it is.
+    other = _bearer(mj["token"], "10.0.0.8")
+    bad = await server.http.post(
+        url, content=b"{not json", headers={**other, "Content-Type": "application/json"}
+    )
+    assert bad.status_code == 422, bad.text
+
+
 async def test_past_the_global_and_the_per_client_limit_the_answer_is_busy_at_once(
     server_factory: Factory, gate: Gate
 ) -> None:

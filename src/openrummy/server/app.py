@@ -145,6 +145,34 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
+_HELPER_ROUTES = ("/check", "/hint", "/hand")
+
+
+class HelperGate:
+    """Refuse a helper request (``/check``, ``/hint``, ``/hand``) whose client is over its
+    budget (``busy``, 503) before its body is read: a refused request then costs the event
+    loop no parsing, however large its body."""
+
+    def __init__(self, app: ASGIApp, workers: Workers) -> None:
+        self.app = app
+        self.workers = workers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].startswith("/api/tables/")
+            and scope["path"].endswith(_HELPER_ROUTES)
+        ):
+            client = scope.get("client")
+            try:
+                self.workers.admit(client[0] if client else "unknown")
+            except ServiceError as e:
+                await error_response(e)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _redact(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
@@ -190,6 +218,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     app.state.settings = settings
     app.state.workers = workers
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(HelperGate, workers=workers)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
