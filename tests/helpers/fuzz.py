@@ -86,11 +86,15 @@ def case_label(index: int) -> str:
     return f"{game} {json.dumps(options, sort_keys=True)}"
 
 
-def _snapshot(match: Any) -> str:
-    """Everything any seat or a spectator can see, and the history, as one string."""
+def _snapshot(match: Any) -> tuple[str, tuple[Any, ...]]:
+    """Everything any seat or a spectator can see (as one string), and the history.
+
+    The history is compared as its (immutable) actions, not as their texts: writing every
+    action out at every step made the check quadratic in the match's length.
+    """
     views = [match.view(s, now=0.0) for s in range(match.players)]
     views.append(match.view(None, now=0.0))
-    return json.dumps([views, [str(a) for a in match.history]], sort_keys=True, default=str)
+    return json.dumps(views, sort_keys=True, default=str), tuple(match.history)
 
 
 def _illegal(match: Any, rng: random.Random, legal_action: Any) -> Any:
