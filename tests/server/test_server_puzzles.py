@@ -172,7 +172,11 @@ async def test_bad_requests_are_refused_and_change_nothing(server_factory: Any) 
     # The puzzle of the day: one per date and set, the same for everyone.
     days = [
         (await http.get(f"/api/puzzles/daily?set={s}&date={d}")).json()
-        for s, d in [("rummikub", "2026-12-02"), ("rummikub", "2026-12-02"), ("robbers", "2026-12-02")]
+        for s, d in [
+            ("rummikub", "2026-12-02"),
+            ("rummikub", "2026-12-02"),
+            ("robbers", "2026-12-02"),
+        ]
     ]
     assert days[0]["id"] == days[1]["id"] and days[0]["date"] == "2026-12-02"
     assert days[2]["game"] == "robbers"

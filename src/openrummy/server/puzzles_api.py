@@ -238,9 +238,7 @@ async def _rated(
         a, b = rate(me, it, s)
         return s, a, b
 
-    done = await store.rate_puzzle_attempt(
-        player.id, p.id, start_rating(p), rater, at=time.time()
-    )
+    done = await store.rate_puzzle_attempt(player.id, p.id, start_rating(p), rater, at=time.time())
     if done is None:
         return {"rated": False, "player": player_json(player)}
     attempt, after, puzzle = done
@@ -318,7 +316,9 @@ async def next_puzzle(
     target = player.glicko.rating if player is not None else PLAYER_START.rating
     skip = {after} if after else set()
     if player is not None:
-        skip |= {k for k, a in (await store.puzzle_attempts(player.id)).items() if a.score is not None}
+        skip |= {
+            k for k, a in (await store.puzzle_attempts(player.id)).items() if a.score is not None
+        }
     ratings = await store.puzzle_ratings()
     p = _near(chosen.puzzles, ratings, target, skip)
     if p is None:  # every puzzle played: start again from the nearest
@@ -343,7 +343,9 @@ async def daily(
     day = date or datetime.datetime.now(datetime.UTC).date()
     p = chosen.puzzles[daily_index(day, chosen.name, len(chosen.puzzles))]
     player = await _player(store, token, required=False)
-    out = puzzle_json(chosen.name, p, await store.puzzle_rating(p.id), await _attempt(store, player, p.id))
+    out = puzzle_json(
+        chosen.name, p, await store.puzzle_rating(p.id), await _attempt(store, player, p.id)
+    )
     out["date"] = day.isoformat()
     return out
 
@@ -354,7 +356,9 @@ async def get_puzzle(puzzle_id: str, token: MaybeToken, request: Request) -> dic
     store = _store(request)
     set_name, p = await _find(puzzle_id)
     player = await _player(store, token, required=False)
-    return puzzle_json(set_name, p, await store.puzzle_rating(p.id), await _attempt(store, player, p.id))
+    return puzzle_json(
+        set_name, p, await store.puzzle_rating(p.id), await _attempt(store, player, p.id)
+    )
 
 
 async def _judge(request: Request, p: Puzzle, req: CheckRequest) -> dict[str, Any]:
@@ -373,9 +377,7 @@ async def _judge(request: Request, p: Puzzle, req: CheckRequest) -> dict[str, An
     return result
 
 
-@router.post(
-    "/api/puzzles/{puzzle_id}/check", responses=error_answers(404, 413, 422, 503)
-)
+@router.post("/api/puzzles/{puzzle_id}/check", responses=error_answers(404, 413, 422, 503))
 async def check(puzzle_id: str, req: CheckRequest, request: Request) -> dict[str, Any]:
     """Judge a table being built (meld by meld, then the engine's commit checks); nothing is
     rated."""
@@ -420,9 +422,7 @@ async def _steps(request: Request, p: Puzzle, lang: str) -> list[str]:
     return steps
 
 
-@router.post(
-    "/api/puzzles/{puzzle_id}/hint", responses=error_answers(401, 403, 404, 422, 503)
-)
+@router.post("/api/puzzles/{puzzle_id}/hint", responses=error_answers(401, 403, 404, 422, 503))
 async def hint(
     puzzle_id: str, req: StepsRequest, token: MaybeToken, request: Request
 ) -> dict[str, Any]:
@@ -436,9 +436,7 @@ async def hint(
     return {"step": steps[0] if steps else None, "steps": len(steps)}
 
 
-@router.post(
-    "/api/puzzles/{puzzle_id}/solution", responses=error_answers(401, 403, 404, 422, 503)
-)
+@router.post("/api/puzzles/{puzzle_id}/solution", responses=error_answers(401, 403, 404, 422, 503))
 async def solution(
     puzzle_id: str, req: StepsRequest, token: MaybeToken, request: Request
 ) -> dict[str, Any]:

@@ -675,7 +675,11 @@ class Store:
     async def puzzle_player(self, player_id: str) -> PuzzlePlayerRow | None:
         async with self.engine.connect() as conn:
             r = (
-                (await conn.execute(select(puzzle_player_t).where(puzzle_player_t.c.id == player_id)))
+                (
+                    await conn.execute(
+                        select(puzzle_player_t).where(puzzle_player_t.c.id == player_id)
+                    )
+                )
                 .mappings()
                 .first()
             )
@@ -798,9 +802,7 @@ class Store:
                 .mappings()
                 .first()
             )
-            puzzle = (
-                _rating_row(q) if q is not None else PuzzleRatingRow(puzzle_id, start, 0, 0)
-            )
+            puzzle = _rating_row(q) if q is not None else PuzzleRatingRow(puzzle_id, start, 0, 0)
             score, p_new, q_new = rate(player.glicko, puzzle.glicko, hinted)
             won = 1 if score > 0 else 0
             player_after = PuzzlePlayerRow(
