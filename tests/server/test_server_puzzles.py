@@ -143,9 +143,14 @@ async def test_any_valid_table_solves_and_ratings_survive_a_restart(tmp_path: Pa
 
 
 async def test_bad_requests_are_refused_and_change_nothing(server_factory: Any) -> None:
-    srv: Server = await server_factory(worker_kind="thread")
+    srv: Server = await server_factory(worker_kind="thread", tables_burst=2)
     http = srv.http
     ann = await new_player(srv)
+    await new_player(srv, "Bob")
+    r = await http.post("/api/puzzles/players", json={})
+    assert (r.status_code, r.json()["error"]) == (429, "rate_limited")
+    r = await http.post("/api/puzzles/players", json={"name": ""})
+    assert r.status_code == 422
     r = await http.get("/api/puzzles/nope")
     assert (r.status_code, r.json()["error"]) == (404, "no_puzzle")
     r = await http.get("/api/puzzles/next?set=indian")

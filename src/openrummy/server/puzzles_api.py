@@ -47,9 +47,11 @@ from openrummy.puzzles.glicko2 import Rating, update
 from openrummy.rules import find_preset
 
 from .errors import ErrorCode, ServiceError
+from .policy import AddressBuckets
 from .protocol import NameText, _Strict, check_name, error_answers
 from .puzzle_jobs import judge_job, steps_job
 from .service import TableService, hash_token
+from .settings import Settings
 from .store import Glicko, PuzzlePlayerRow, PuzzleRatingRow, Store
 from .web import CheckRequest, _check_fits, client_key, rules_info
 from .workers import Workers
@@ -168,6 +170,17 @@ def _store(request: Request) -> Store:
     return service.store
 
 
+def _creations(request: Request) -> AddressBuckets:
+    """New players per address: the same budget as new tables (``tables_per_hour``,
+    ``tables_burst``), each a row in the database."""
+    found: AddressBuckets | None = getattr(request.app.state, "puzzle_players", None)
+    if found is None:
+        s: Settings = request.app.state.settings
+        found = AddressBuckets(rate=s.tables_per_hour / 3600.0, burst=s.tables_burst)
+        request.app.state.puzzle_players = found
+    return found
+
+
 def _workers(request: Request) -> Workers:
     workers: Workers = request.app.state.workers
     return workers
@@ -283,9 +296,18 @@ async def list_sets() -> list[dict[str, Any]]:
     ]
 
 
-@router.post("/api/puzzles/players", status_code=201, responses=error_answers(413, 422))
+@router.post("/api/puzzles/players", status_code=201, responses=error_answers(413, 422, 429))
 async def new_player(req: NewPlayer, request: Request) -> dict[str, Any]:
     """A new puzzle player at the starting rating; the token is shown only in this answer."""
+    client = client_key(request)
+    settings: Settings = request.app.state.settings
+    if settings.limited(client) and not _creations(request).take(client):
+        raise ServiceError(
+            ErrorCode.RATE_LIMITED,
+            f"at most {settings.tables_per_hour:g} new players an hour "
+            f"(bursts of {settings.tables_burst}) from one address",
+            429,
+        )
     token = secrets.token_urlsafe(24)
     row = await _store(request).create_puzzle_player(
         hash_token(token), req.name, PLAYER_START, at=time.time()
