@@ -17,7 +17,19 @@ from openrummy.errors import RummyError
 from openrummy.melds import Meld
 from openrummy.messages import Reason
 
-__all__ = ["judge_job", "steps_job"]
+__all__ = ["UNRATED", "answer_job", "judge_job", "steps_job"]
+
+UNRATED = frozenset(
+    {
+        "puzzle.bad_answer",
+        "puzzle.declare_invalid",
+        "illegal.finish_not_in_hand",
+        "illegal.groups_not_hand",
+        "not_in_hand",
+    }
+)
+"""Answers the rules refuse (unreadable, a card not in the hand, not a valid declaration):
+the reasons, and no rating."""
 
 
 def _left(before: Sequence[Meld], hand: Sequence[Card], after: Sequence[Meld]) -> int:
@@ -106,3 +118,21 @@ def steps_job(rules: Any, before: Sequence[str], after: Sequence[str], lang: str
         lang=lang,
         rules=rules.meld_rules,
     )
+
+
+def answer_job(puzzle: Any, answer: str) -> dict[str, Any]:
+    """An Indian puzzle's answer judged by :func:`openrummy.puzzles.check` (any valid
+    declaration solves), as JSON with ``valid``: whether the rules accept it as an answer at
+    all (a throw of a card the hand does not hold, an unreadable answer, or a declaration the
+    rules refuse is not an attempt)."""
+    from openrummy.puzzles import check
+
+    result = check(puzzle, answer)
+    messages = [dict(m) for m in result.messages]
+    hand = {str(c) for c in puzzle.hand}
+    for m in messages:
+        if m.get("reason") == "puzzle.wrong_card" and m.get("card") not in hand:
+            m.clear()
+            m.update(Reason.of("not_in_hand", card=str(answer).split()[-1]).to_json())
+    valid = result.solved or not any(m.get("reason") in UNRATED for m in messages)
+    return {"valid": valid, "solved": result.solved, "left": 0, "messages": messages}

@@ -44,22 +44,23 @@ from pydantic import Field, field_validator
 
 from openrummy.puzzles import Puzzle, PuzzleKind, shipped_puzzles
 from openrummy.puzzles.glicko2 import Rating, update
-from openrummy.rules import find_preset
+from openrummy.rules import IndianRules, find_preset
 
 from .errors import ErrorCode, ServiceError
+from .jobs import hand_job
 from .policy import AddressBuckets
 from .protocol import NameText, _Strict, check_name, error_answers
-from .puzzle_jobs import judge_job, steps_job
+from .puzzle_jobs import answer_job, judge_job, steps_job
 from .service import TableService, hash_token
 from .settings import Settings
 from .store import Glicko, PuzzlePlayerRow, PuzzleRatingRow, Store
-from .web import CheckRequest, _check_fits, client_key, rules_info
+from .web import CheckRequest, HandRequest, _check_fits, _hand_fits, client_key, rules_info
 from .workers import Workers
 
 __all__ = ["PUZZLE_SETS", "daily_index", "router"]
 
-PUZZLE_SETS = ("rummikub", "robbers")
-"""The shipped sets the page plays (*place every card*)."""
+PUZZLE_SETS = ("rummikub", "robbers", "indian")
+"""The shipped sets the page plays."""
 
 PLAYER_START = Glicko(1500.0, 350.0, 0.06)
 """A new player: Glicko-2's defaults."""
@@ -69,7 +70,8 @@ is worth something, so the first attempts move it less than a new player's."""
 PUZZLE_VOLATILITY = 0.06
 
 SetName = Annotated[
-    str, Query(alias="set", max_length=16, pattern="^[a-z]+$", description="rummikub, robbers")
+    str,
+    Query(alias="set", max_length=16, pattern="^[a-z]+$", description="rummikub, robbers, indian"),
 ]
 
 
@@ -82,8 +84,8 @@ class PuzzleSet:
 
 @functools.cache
 def puzzle_set(name: str) -> PuzzleSet:
-    """A shipped set, read once per process (only *place every card* puzzles)."""
-    found = tuple(p for p in shipped_puzzles(name) if p.kind is PuzzleKind.PLACE_ALL)
+    """A shipped set, read once per process."""
+    found = tuple(shipped_puzzles(name))
     return PuzzleSet(name, found, {p.id: p for p in found})
 
 
@@ -216,7 +218,7 @@ def puzzle_json(
 ) -> dict[str, Any]:
     """A puzzle's position for the page: no solution (the hint and solution routes give it)."""
     g = rated.glicko if rated is not None else start_rating(p)
-    return {
+    out: dict[str, Any] = {
         "id": p.id,
         "set": set_name,
         "game": p.game,
@@ -230,6 +232,13 @@ def puzzle_json(
         "attempt": attempt,
         "rules": rules_info(find_preset(p.game)),
     }
+    if p.indicator is not None:
+        rules = find_preset(p.game)
+        assert isinstance(rules, IndianRules)
+        out["indicator"] = str(p.indicator)
+        out["wild_rank"] = rules.wilds(p.indicator).wild_rank
+        out["discard"] = [str(c) for c in p.discard]
+    return out
 
 
 async def _attempt(store: Store, player: PuzzlePlayerRow | None, puzzle_id: str) -> Any:
@@ -383,7 +392,28 @@ async def get_puzzle(puzzle_id: str, token: MaybeToken, request: Request) -> dic
     )
 
 
+def _place_all(p: Puzzle) -> None:
+    if p.kind is not PuzzleKind.PLACE_ALL:
+        raise ServiceError(
+            ErrorCode.WRONG_FAMILY,
+            "tables are judged in place-every-card puzzles; answer this one with /answer",
+            422,
+        )
+
+
+def _indian(p: Puzzle) -> IndianRules:
+    rules = find_preset(p.game)
+    if not isinstance(rules, IndianRules):
+        raise ServiceError(
+            ErrorCode.WRONG_FAMILY,
+            "this puzzle is answered with a table: send it to /submit",
+            422,
+        )
+    return rules
+
+
 async def _judge(request: Request, p: Puzzle, req: CheckRequest) -> dict[str, Any]:
+    _place_all(p)
     rules = find_preset(p.game)
     _check_fits(rules, req)
     result: dict[str, Any] = await _workers(request).run(
@@ -432,7 +462,26 @@ async def submit(
     return out
 
 
+def _indian_solution(p: Puzzle) -> dict[str, Any]:
+    """An Indian puzzle's answer as data: the action in notation, the card, the draw and the
+    declared groups (the page words them)."""
+    out: dict[str, Any] = {
+        "card": str(p.card) if p.card is not None else None,
+        "draw": p.draw,
+        "groups": [str(m) for m in p.solution],
+    }
+    if p.kind is PuzzleKind.SAFE_THROW:
+        out["answer"] = f"discard {p.card}"
+    elif p.kind is PuzzleKind.DECLARE:
+        out["answer"] = f"declare {p.card} " + " ".join(out["groups"])
+    else:
+        out["answer"] = str(p.draw)
+    return out
+
+
 async def _steps(request: Request, p: Puzzle, lang: str) -> list[str]:
+    if p.kind is not PuzzleKind.PLACE_ALL:
+        return []
     steps: list[str] = await _workers(request).run(
         client_key(request),
         steps_job,
@@ -453,9 +502,15 @@ async def hint(
     _set_name, p = await _find(puzzle_id)
     player = await _player(store, token, required=False)
     steps = await _steps(request, p, req.lang)
+    out: dict[str, Any] = {"step": steps[0] if steps else None, "steps": len(steps)}
+    if p.kind is PuzzleKind.DECLARE:
+        # The first group of the declaration.
+        out.update(group=str(p.solution[0]), steps=len(p.solution))
+    elif p.kind is not PuzzleKind.PLACE_ALL:
+        raise ServiceError(ErrorCode.NO_HINT, "the hint would be the whole answer", 422)
     if player is not None:
         await store.puzzle_hinted(player.id, p.id, at=time.time())
-    return {"step": steps[0] if steps else None, "steps": len(steps)}
+    return out
 
 
 @router.post("/api/puzzles/{puzzle_id}/solution", responses=error_answers(401, 403, 404, 422, 503))
@@ -469,6 +524,70 @@ async def solution(
     player = await _player(store, token, required=False)
     steps = await _steps(request, p, req.lang)
     out: dict[str, Any] = {"steps": steps, "table": [str(m) for m in p.solution]}
+    if p.kind is not PuzzleKind.PLACE_ALL:
+        out = {"steps": [], **_indian_solution(p)}
     if player is not None:
         out.update(await _rated(store, player, p, 0.0))
     return out
+
+
+class AnswerRequest(_Strict):
+    """``POST /api/puzzles/{id}/answer``: an Indian puzzle's answer in the action notation
+    (``discard 8H``; ``take`` or ``draw``; ``declare QC [3H 4H 5H] ...``)."""
+
+    answer: str = Field(min_length=1, max_length=400)
+
+
+@router.post(
+    "/api/puzzles/{puzzle_id}/answer",
+    responses=error_answers(401, 403, 404, 413, 422, 503),
+)
+async def answer(
+    puzzle_id: str, req: AnswerRequest, token: MaybeToken, request: Request
+) -> dict[str, Any]:
+    """An Indian puzzle's answer. Unreadable or a declaration the rules refuse: the reasons,
+    and nothing changes. Otherwise a rated attempt: the one safe throw, the draw that wins,
+    any valid declaration solve it; another throw or draw is lost."""
+    store = _store(request)
+    _set_name, p = await _find(puzzle_id)
+    _indian(p)
+    player = await _player(store, token, required=True)
+    assert player is not None
+    out: dict[str, Any] = await _workers(request).run(
+        client_key(request), answer_job, p, req.answer
+    )
+    if not out["valid"]:
+        out.update(rated=False, player=player_json(player))
+        return out
+    out.update(await _rated(store, player, p, None if out["solved"] else 0.0))
+    return out
+
+
+@router.post(
+    "/api/puzzles/{puzzle_id}/hand",
+    responses=error_answers(404, 413, 422, 503),
+)
+async def hand(puzzle_id: str, req: HandRequest, request: Request) -> dict[str, Any]:
+    """An Indian puzzle's hand as the player groups it: each group's kind, the deadwood, and
+    the verdict on a declaration (as the game page's ``/hand``; no auto-arrangement, which
+    would give the answer away)."""
+    _set_name, p = await _find(puzzle_id)
+    rules = _indian(p)
+    _hand_fits(rules, req)
+    assert p.indicator is not None
+    cards = [str(c) for c in p.hand]
+    if p.kind is PuzzleKind.WINNING_DRAW:
+        cards += [str(c) for c in p.discard[-1:]]
+    result: dict[str, Any] = await _workers(request).run(
+        client_key(request),
+        hand_job,
+        rules,
+        cards,
+        str(p.indicator),
+        groups=req.groups,
+        finish=req.finish,
+        auto=False,
+    )
+    if "refused" in result:
+        raise ServiceError(ErrorCode.BAD_HAND, result["refused"], 422)
+    return result
