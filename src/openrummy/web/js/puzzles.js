@@ -14,12 +14,14 @@
 import { ApiError, api, playerName } from "./api.js";
 import { dialog, h, replace, toast } from "./dom.js";
 import { onLangChange, getLang, setTiles, t, tn } from "./i18n.js";
+import { IndianBoard } from "./indian.js";
 import { ManipBoard } from "./manip.js";
-import { render } from "./messages.js";
+import { cardLabel } from "./cards.js";
+import { meldLabel, render } from "./messages.js";
 
 const PLAYER_KEY = "openrummy.puzzle_player";
 const SET_KEY = "openrummy.puzzle_set";
-export const SETS = ["rummikub", "robbers"];
+export const SETS = ["rummikub", "robbers", "indian"];
 
 /**
  * A refused request in the player's language (the catalogue words the server's codes).
@@ -111,7 +113,8 @@ export async function puzzlesIndex(root) {
         h(
           "section",
           { class: "panel puzzle-set", "data-set": s.set },
-          h("h3", null, t(`preset.${s.game}`)),
+          h("h3", null, t(`puzzle.set.${s.set}`)),
+          h("p", null, t(`puzzle.set_help.${s.set}`)),
           h("p", { class: "muted" }, tn("puzzle.count", s.count)),
           h(
             "div",
@@ -198,6 +201,42 @@ class PuzzleBoard extends ManipBoard {
   }
 }
 
+/** The Indian Rummy board of the game page: the hand judged against the puzzle, no
+ * auto-arrangement (it would give the answer away), actions sent as the puzzle's answer. */
+class PuzzleIndianBoard extends IndianBoard {
+  /** @param {PuzzlePage} page */
+  constructor(page) {
+    super(/** @type {any} */ (page));
+    this.page = page;
+  }
+
+  /** @param {{auto?: boolean, finish?: string | null}} [opts] */
+  async askHand(opts = {}) {
+    const groups = this.groups.map((g) => g.map((i) => i.card));
+    return api("POST", `/api/puzzles/${this.page.id}/hand`, { groups, finish: opts.finish ?? null, auto: false });
+  }
+
+  async autoArrange() {}
+
+  /** Declare with the selected card: the server says whether it is valid (nothing is lost). */
+  async declare() {
+    const finish = this.selectedCard;
+    if (!finish) {
+      toast(t("indian.pick_finish"), "warn");
+      return;
+    }
+    await this.act(`declare ${finish} ${this.groupText(finish)}`);
+  }
+
+  actionBar() {
+    if (this.page.finished) return h("div", { class: "action-bar", role: "toolbar" }, h("span", { class: "muted" }, t("puzzle.finished_bar")));
+    const bar = super.actionBar();
+    bar.querySelector("#auto-btn")?.remove();
+    if (this.page.puzzle.kind === "safe_throw") bar.querySelector("#declare-btn")?.remove();
+    return bar;
+  }
+}
+
 /** One puzzle on screen: what the board reads as its "table context". */
 export class PuzzlePage {
   /** @param {HTMLElement} root @param {string} id */
@@ -209,7 +248,9 @@ export class PuzzlePage {
     /** @type {any} */ this.view = null;
     /** @type {any} */ this.me = null;
     /** @type {any} */ this.result = null;
-    /** @type {PuzzleBoard | null} */ this.board = null;
+    /** @type {any} */ this.solution = null;
+    /** @type {any} */ this.hint = null;
+    /** @type {PuzzleBoard | PuzzleIndianBoard | null} */ this.board = null;
     /** @type {string | null} */ this.token = null;
     this.seat = 0;
     this.finished = false;
@@ -225,13 +266,39 @@ export class PuzzlePage {
     return !this.finished;
   }
 
+  get indian() {
+    return this.puzzle?.rules?.family === "indian";
+  }
+
   get names() {
     return [this.me?.name || t("lobby.you")];
   }
 
-  /** The board asks the table to act; a puzzle has no other actions than its own. */
-  async send(/** @type {string} */ _action) {
-    return { type: "ignored" };
+  /**
+   * The board acts: in an Indian puzzle its action (a throw, a draw, a declaration) is the
+   * answer; a place-every-card puzzle sends its table with Done instead.
+   * @param {string} action
+   */
+  async send(action) {
+    if (!this.indian || this.finished) return { type: "ignored" };
+    try {
+      this.record(await asPlayer("POST", `/api/puzzles/${this.id}/answer`, { answer: action }));
+    } catch (e) {
+      toast(apiErrorText(e), "bad");
+    }
+    this.render();
+    return { type: "answered" };
+  }
+
+  /** @param {any} res the server's verdict on an answer */
+  record(res) {
+    this.result = res;
+    this.me = res.player;
+    if (res.rated) {
+      this.rated = true;
+      this.puzzle.rating = res.puzzle_rating;
+    }
+    if (res.solved) this.finished = true;
   }
 
   async start() {
@@ -250,6 +317,13 @@ export class PuzzlePage {
     this.rated = !!p.attempt?.rated;
     this.hinted = !!p.attempt?.hinted;
     setTiles(!!this.rules.tiles);
+    if (this.indian) {
+      this.view = indianView(p);
+      this.board = new PuzzleIndianBoard(this);
+      this.board.onView(this.view);
+      this.render();
+      return;
+    }
     this.view = {
       family: "manipulation",
       game: p.game,
@@ -285,14 +359,7 @@ export class PuzzlePage {
   /** @param {string[]} table @param {string[]} retrievals */
   async submit(table, retrievals) {
     try {
-      const res = await asPlayer("POST", `/api/puzzles/${this.id}/submit`, { table, retrievals });
-      this.result = res;
-      this.me = res.player;
-      if (res.rated) {
-        this.rated = true;
-        this.puzzle.rating = res.puzzle_rating;
-      }
-      if (res.solved) this.finished = true;
+      this.record(await asPlayer("POST", `/api/puzzles/${this.id}/submit`, { table, retrievals }));
     } catch (e) {
       toast(apiErrorText(e), "bad");
     }
@@ -320,11 +387,36 @@ export class PuzzlePage {
         this.puzzle.rating = res.puzzle_rating;
         this.result = { ...res, valid: true, solved: false, messages: [], gave_up: true };
       }
-      if (this.board) this.board.hint = { found: true, count: this.puzzle.hand.length, goes_out: true, steps: res.steps, table: res.table, solution: true };
+      if (this.indian) this.solution = res;
+      else if (this.board instanceof PuzzleBoard) this.board.hint = { found: true, count: this.puzzle.hand.length, goes_out: true, steps: res.steps, table: res.table, solution: true };
     } catch (e) {
       toast(apiErrorText(e), "bad");
     }
     this.render();
+  }
+
+  /** Indian: the first group of the declaration. */
+  async askHint() {
+    try {
+      this.hint = await asPlayer("POST", `/api/puzzles/${this.id}/hint`, { lang: getLang() });
+      this.hinted = true;
+    } catch (e) {
+      toast(apiErrorText(e), "bad");
+    }
+    this.render();
+  }
+
+  /** Indian: the answer, in words. */
+  solutionPanel() {
+    const s = this.solution;
+    const kind = this.puzzle.kind;
+    /** @type {any[]} */
+    const lines = [];
+    if (kind === "winning_draw") lines.push(s.draw === "take" ? t("puzzle.answer_take", { card: cardLabel(this.puzzle.discard[this.puzzle.discard.length - 1]) }) : t("puzzle.answer_draw"));
+    if (kind === "safe_throw") lines.push(t("puzzle.answer_throw", { card: cardLabel(s.card) }));
+    if (kind === "declare") lines.push(t("puzzle.answer_declare", { card: cardLabel(s.card) }));
+    if (kind !== "safe_throw" && s.groups?.length) lines.push(s.groups.map(meldLabel).join(" "));
+    return h("section", { class: "panel hint", id: "solution-panel" }, h("h3", null, "📖 ", t("puzzle.solution")), lines.map((l) => h("p", null, l)));
   }
 
   resultPanel() {
@@ -369,19 +461,22 @@ export class PuzzlePage {
         h("h2", null, "🧩 ", t("puzzle.title", { game: t(`preset.${p.game}`) }), " ", h("span", { class: "muted", id: "puzzle-rating" }, t("puzzle.rating", { rating: p.rating }))),
         h("a", { href: "#/puzzles", class: "btn small" }, t("puzzle.all")),
       ),
-      h("p", { class: "puzzle-task" }, render({ reason: "puzzle.task.place_all", count: p.hand.length })),
+      h("p", { class: "puzzle-task" }, render({ reason: `puzzle.task.${p.kind}`, count: p.hand.length, card: p.discard?.[p.discard.length - 1] })),
       ratingLine(this.me),
       this.rated && !this.result ? h("p", { class: "muted" }, t("puzzle.unrated")) : null,
       h(
         "div",
         { class: "row" },
+        this.indian && p.kind === "declare" ? h("button", { class: "btn", id: "puzzle-hint-btn", onclick: () => this.askHint() }, "💡 ", t("btn.hint")) : null,
         h("button", { class: "btn", id: "solution-btn", onclick: () => this.giveUp() }, "📖 ", t("puzzle.show_solution")),
         h("button", { class: `btn ${this.finished ? "primary" : ""}`, id: "next-btn", onclick: () => openPuzzle(set, "next", this.id) }, t("puzzle.next"), " →"),
         h("button", { class: "btn", id: "daily-btn", onclick: () => openPuzzle(set, "daily") }, "📅 ", t("puzzle.daily")),
       ),
       this.resultPanel(),
+      this.hint ? h("p", { class: "notice", id: "puzzle-hint" }, "💡 ", t("puzzle.hint_group", { group: meldLabel(this.hint.group) })) : null,
+      this.solution ? this.solutionPanel() : null,
     );
-    replace(this.root, h("div", { class: `puzzle-page fam-manipulation ${this.finished ? "finished" : ""}` }, head, h("div", { class: "main-col" }, this.board.render())));
+    replace(this.root, h("div", { class: `puzzle-page fam-${this.rules.family} ${this.finished ? "finished" : ""}` }, head, h("div", { class: "main-col" }, this.board.render())));
   }
 }
 
@@ -393,4 +488,39 @@ export function puzzlePage(root, id) {
   const page = new PuzzlePage(root, id);
   page.start();
   return page;
+}
+
+/**
+ * An Indian puzzle as the view the board reads: the hand after the draw (declare, the one
+ * safe throw: discard or declare) or before it (the draw that wins: take or draw).
+ * @param {any} p
+ * @returns {any}
+ */
+function indianView(p) {
+  const drawing = p.kind === "winning_draw";
+  const pile = p.discard || [];
+  return {
+    family: "indian",
+    game: p.game,
+    seat: 0,
+    players: 2,
+    dealer: 1,
+    current: 0,
+    phase: drawing ? "START" : "DISCARD",
+    indicator: p.indicator,
+    wild_rank: p.wild_rank,
+    hand_sizes: [p.hand.length, null],
+    stock: 20,
+    discard_pile: pile,
+    discard_top: pile.length ? pile[pile.length - 1] : null,
+    statuses: ["ACTIVE", "ACTIVE"],
+    draws: [drawing ? 0 : 1, 0],
+    penalties: [null, null],
+    taken: null,
+    may_discard_taken: false,
+    legal: drawing ? ["draw", "take"] : p.kind === "declare" ? ["discard", "declare"] : ["discard"],
+    hand: p.hand,
+    time_left: null,
+    outcome: null,
+  };
 }
