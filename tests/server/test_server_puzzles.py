@@ -153,7 +153,7 @@ async def test_bad_requests_are_refused_and_change_nothing(server_factory: Any) 
     assert r.status_code == 422
     r = await http.get("/api/puzzles/nope")
     assert (r.status_code, r.json()["error"]) == (404, "no_puzzle")
-    r = await http.get("/api/puzzles/next?set=indian")
+    r = await http.get("/api/puzzles/next?set=chess")
     assert (r.status_code, r.json()["error"]) == (404, "no_puzzle")
     r = await http.get("/api/puzzles/me", headers={"Authorization": "Bearer not-a-player"})
     assert (r.status_code, r.json()["error"]) == (403, "no_player")
@@ -220,3 +220,42 @@ async def test_an_attempt_is_rated_once_even_when_sent_at_once(store: Store) -> 
     assert player is not None and player.glicko.rating == 1510.0 and player.attempts == 1
     assert (await store.puzzle_attempts("p1"))["q1"].score == 1.0
     assert await store.rate_puzzle_attempt("nobody", "q1", start, win, at=2.0) is None
+
+
+async def test_indian_answers(server_factory: Any) -> None:
+    """The one safe throw: a card not in the hand is no attempt, another throw is a rated
+    loss; a declaration grouped otherwise than the stored one solves; a declaration the
+    rules refuse changes nothing."""
+    srv: Server = await server_factory(worker_kind="thread")
+    ann = await new_player(srv)
+
+    async def answer(pid: str, text: str) -> dict[str, Any]:
+        r = await srv.http.post(f"/api/puzzles/{pid}/answer", json={"answer": text}, headers=ann)
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    throw = "ec392424a496"  # the one safe throw is 8D
+    odd = await answer(throw, "discard 2S")
+    assert (odd["valid"], odd["rated"]) == (False, False)
+    assert odd["messages"] == [{"reason": "not_in_hand", "card": "2S"}]
+    assert (await me(srv, ann))["attempts"] == 0
+    wrong = await answer(throw, "discard 7S")
+    assert (wrong["valid"], wrong["solved"], wrong["rated"]) == (True, False, True)
+    assert wrong["player"]["rating"] < 1500
+
+    declare = "6ea257ef4641"  # stored: 7C, [8H 9H 10H] [4D 5D 3D=6D 3C=7D] [JC JH JS] [KH KS KC]
+    half = await answer(declare, "declare KC [8H 9H 10H]")
+    assert (half["valid"], half["rated"]) == (False, False)
+    assert (await me(srv, ann))["attempts"] == 1
+    other = await answer(declare, "declare 7C [8H 9H 10H] [3D 4D 5D 3C] [JC JH JS] [KH KS KC]")
+    assert (other["solved"], other["rated"], other["score"]) == (True, True, 1.0)
+    r = await srv.http.post(f"/api/puzzles/{declare}/submit", json={"table": []}, headers=ann)
+    assert (r.status_code, r.json()["error"]) == (422, "wrong_family")
+    hand = (
+        await srv.http.post(
+            f"/api/puzzles/{declare}/hand", json={"groups": [["8H", "9H", "10H"]], "auto": True}
+        )
+    ).json()
+    assert hand["groups"] == [{"kind": "PURE_SEQUENCE", "valid": True}]
+    assert hand["auto"] is None  # the hand solver would give the answer away
