@@ -1,5 +1,5 @@
-"""The puzzles of the web page: *place every card* puzzles, judged by the engine, rated with
-Glicko-2 in the database.
+"""The puzzles of the web page (*place every card*, and Indian Rummy's declare, the one safe
+throw, the draw that wins), judged by the engine, rated with Glicko-2 in the database.
 
 Routes (``/api/puzzles``):
 
@@ -17,6 +17,11 @@ Routes (``/api/puzzles``):
 * ``POST /api/puzzles/{id}/submit``: the player's answer. A table the engine refuses gets the
   engine's reasons and changes nothing; a valid table is a rated attempt: solved when it
   places every card (any such table, not only the stored solution), else lost;
+* ``POST /api/puzzles/{id}/answer``: an Indian puzzle's answer (``discard 8D``, ``take``,
+  ``declare 7C [8H 9H 10H] ...``); one the rules refuse gets the reasons and changes nothing,
+  any other is a rated attempt;
+* ``POST /api/puzzles/{id}/hand``: an Indian puzzle's hand as grouped, judged as the game
+  page's ``/hand`` judges it (no auto-arrangement);
 * ``POST /api/puzzles/{id}/hint``: the first step of the stored solution (a solution after
   a hint scores half);
 * ``POST /api/puzzles/{id}/solution``: every step and the solved table; giving up like this
