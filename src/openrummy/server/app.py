@@ -43,6 +43,7 @@ from .protocol import (
     client_message,
     error_answers,
 )
+from .puzzles_api import router as puzzles_router
 from .service import Conn, TableService
 from .settings import Settings
 from .store import Store
@@ -340,6 +341,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
 
     # The web interface: the page at / and its helpers (openrummy.server.web).
     install_web(app)
+    app.include_router(puzzles_router)  # the puzzles page (openrummy.server.puzzles_api)
 
     # -- WebSocket ------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

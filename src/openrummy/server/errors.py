@@ -62,6 +62,9 @@ class ErrorCode(StrEnum):
     WRONG_FAMILY = "wrong_family"
     NO_HINT = "no_hint"
     BAD_HAND = "bad_hand"
+    # -- puzzles --------------------------------------------------------------------------------
+    NO_PUZZLE = "no_puzzle"
+    NO_PLAYER = "no_player"
 
 
 class ServiceError(Exception):

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +48,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 __all__ = [
     "ActionRow",
     "GameRow",
+    "Glicko",
+    "PuzzleAttemptRow",
+    "PuzzlePlayerRow",
+    "PuzzleRater",
+    "PuzzleRatingRow",
     "SeatRow",
     "SeqConflict",
     "Store",
@@ -110,6 +115,43 @@ action_t = Table(
     Column("actor", String(16), nullable=False),
 )
 
+# -- puzzles: players, the puzzles' current ratings, one rated attempt per player and puzzle --
+puzzle_player_t = Table(
+    "rummy_puzzle_player",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(64), nullable=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+puzzle_rating_t = Table(
+    "rummy_puzzle_rating",
+    metadata,
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+
+puzzle_attempt_t = Table(
+    "rummy_puzzle_attempt",
+    metadata,
+    Column("player_id", String(64), ForeignKey("rummy_puzzle_player.id"), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("hinted", Boolean, nullable=False),
+    Column("score", Float, nullable=True),
+    Column("at", Float, nullable=False),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+)
+
 NOTIFY_CHANNEL = "openrummy"
 _MIGRATION_LOCK = 0x6F72756D  # "orum": one migrator at a time on PostgreSQL
 
@@ -167,6 +209,48 @@ class ActionRow:
     """The event as JSON (``Event.to_json()``); rows stored before events were data hold
     English words. Readers never parse it: they replay the actions for the events."""
     actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Glicko:
+    """A Glicko-2 rating as stored: rating, deviation, volatility."""
+
+    rating: float
+    deviation: float
+    volatility: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayerRow:
+    id: str
+    """The hash of the player's token (the token itself is never stored)."""
+    name: str | None
+    glicko: Glicko
+    attempts: int
+    solved: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleRatingRow:
+    puzzle_id: str
+    glicko: Glicko
+    attempts: int
+    solved: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAttemptRow:
+    puzzle_id: str
+    hinted: bool
+    score: float | None
+    """None while the attempt is not rated yet (a hint was asked, nothing submitted)."""
+    at: float
+    rating_before: float | None
+    rating_after: float | None
+
+
+PuzzleRater = Callable[[Glicko, Glicko, bool], tuple[float, Glicko, Glicko]]
+"""``(player, puzzle, hinted) -> (score, player after, puzzle after)``."""
 
 
 class Store:
@@ -569,6 +653,244 @@ class Store:
                 for r in rows
             ]
 
+    # -- puzzles ----------------------------------------------------------------------------
+    async def create_puzzle_player(
+        self, player_id: str, name: str | None, start: Glicko, *, at: float
+    ) -> PuzzlePlayerRow:
+        async with self._tx() as conn:
+            await conn.execute(
+                insert(puzzle_player_t).values(
+                    id=player_id,
+                    name=name,
+                    rating=start.rating,
+                    deviation=start.deviation,
+                    volatility=start.volatility,
+                    attempts=0,
+                    solved=0,
+                    created_at=at,
+                )
+            )
+        return PuzzlePlayerRow(player_id, name, start, 0, 0)
+
+    async def puzzle_player(self, player_id: str) -> PuzzlePlayerRow | None:
+        async with self.engine.connect() as conn:
+            r = (
+                (
+                    await conn.execute(
+                        select(puzzle_player_t).where(puzzle_player_t.c.id == player_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if r is None else _player_row(r)
+
+    async def puzzle_ratings(self) -> dict[str, PuzzleRatingRow]:
+        """The puzzles rated so far (the others keep their starting rating)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(puzzle_rating_t))).mappings().all()
+        return {r["puzzle_id"]: _rating_row(r) for r in rows}
+
+    async def puzzle_rating(self, puzzle_id: str) -> PuzzleRatingRow | None:
+        async with self.engine.connect() as conn:
+            r = (
+                (
+                    await conn.execute(
+                        select(puzzle_rating_t).where(puzzle_rating_t.c.puzzle_id == puzzle_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if r is None else _rating_row(r)
+
+    async def puzzle_attempts(self, player_id: str) -> dict[str, PuzzleAttemptRow]:
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        select(puzzle_attempt_t).where(puzzle_attempt_t.c.player_id == player_id)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+        return {r["puzzle_id"]: _attempt_row(r) for r in rows}
+
+    async def puzzle_hinted(self, player_id: str, puzzle_id: str, *, at: float) -> None:
+        """The player asked for a hint: a later solution of this puzzle scores half."""
+        for _ in range(3):
+            try:
+                async with self._tx() as conn:
+                    found = await conn.scalar(
+                        select(puzzle_attempt_t.c.hinted).where(
+                            and_(
+                                puzzle_attempt_t.c.player_id == player_id,
+                                puzzle_attempt_t.c.puzzle_id == puzzle_id,
+                            )
+                        )
+                    )
+                    if found is None:
+                        await conn.execute(
+                            insert(puzzle_attempt_t).values(
+                                player_id=player_id, puzzle_id=puzzle_id, hinted=True, at=at
+                            )
+                        )
+                    return
+            except IntegrityError:
+                continue
+
+    async def rate_puzzle_attempt(
+        self, player_id: str, puzzle_id: str, start: Glicko, rate: PuzzleRater, *, at: float
+    ) -> tuple[PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRatingRow] | None:
+        """Rate the player's attempt at a puzzle, in one transaction: the attempt, the
+        player's and the puzzle's ratings. ``start`` is the puzzle's rating if it has none
+        yet. Returns None when this player's attempt at this puzzle was rated already (only
+        the first counts) or the player is unknown."""
+        for tries in range(3):
+            try:
+                return await self._rate_once(player_id, puzzle_id, start, rate, at)
+            except IntegrityError:
+                # Another request rated or created a row first: look again.
+                if tries == 2:
+                    raise
+        return None  # pragma: no cover - the loop returns or raises
+
+    async def _rate_once(
+        self, player_id: str, puzzle_id: str, start: Glicko, rate: PuzzleRater, at: float
+    ) -> tuple[PuzzleAttemptRow, PuzzlePlayerRow, PuzzleRatingRow] | None:
+        async with self._tx() as conn:
+            p = (
+                (
+                    await conn.execute(
+                        select(puzzle_player_t)
+                        .where(puzzle_player_t.c.id == player_id)
+                        .with_for_update()
+                    )
+                )
+                .mappings()
+                .first()
+            )
+            if p is None:
+                return None
+            player = _player_row(p)
+            a = (
+                (
+                    await conn.execute(
+                        select(puzzle_attempt_t).where(
+                            and_(
+                                puzzle_attempt_t.c.player_id == player_id,
+                                puzzle_attempt_t.c.puzzle_id == puzzle_id,
+                            )
+                        )
+                    )
+                )
+                .mappings()
+                .first()
+            )
+            if a is not None and a["score"] is not None:
+                return None
+            hinted = bool(a["hinted"]) if a is not None else False
+            q = (
+                (
+                    await conn.execute(
+                        select(puzzle_rating_t)
+                        .where(puzzle_rating_t.c.puzzle_id == puzzle_id)
+                        .with_for_update()
+                    )
+                )
+                .mappings()
+                .first()
+            )
+            puzzle = _rating_row(q) if q is not None else PuzzleRatingRow(puzzle_id, start, 0, 0)
+            score, p_new, q_new = rate(player.glicko, puzzle.glicko, hinted)
+            won = 1 if score > 0 else 0
+            player_after = PuzzlePlayerRow(
+                player.id, player.name, p_new, player.attempts + 1, player.solved + won
+            )
+            puzzle_after = PuzzleRatingRow(
+                puzzle_id, q_new, puzzle.attempts + 1, puzzle.solved + won
+            )
+            await conn.execute(
+                update(puzzle_player_t)
+                .where(puzzle_player_t.c.id == player_id)
+                .values(
+                    rating=p_new.rating,
+                    deviation=p_new.deviation,
+                    volatility=p_new.volatility,
+                    attempts=player_after.attempts,
+                    solved=player_after.solved,
+                )
+            )
+            values = {
+                "rating": q_new.rating,
+                "deviation": q_new.deviation,
+                "volatility": q_new.volatility,
+                "attempts": puzzle_after.attempts,
+                "solved": puzzle_after.solved,
+            }
+            if q is None:
+                await conn.execute(insert(puzzle_rating_t).values(puzzle_id=puzzle_id, **values))
+            else:
+                await conn.execute(
+                    update(puzzle_rating_t)
+                    .where(puzzle_rating_t.c.puzzle_id == puzzle_id)
+                    .values(**values)
+                )
+            attempt = PuzzleAttemptRow(
+                puzzle_id, hinted, score, at, player.glicko.rating, p_new.rating
+            )
+            done = {
+                "score": score,
+                "at": at,
+                "rating_before": attempt.rating_before,
+                "rating_after": attempt.rating_after,
+            }
+            if a is None:
+                await conn.execute(
+                    insert(puzzle_attempt_t).values(
+                        player_id=player_id, puzzle_id=puzzle_id, hinted=hinted, **done
+                    )
+                )
+            else:
+                res = await conn.execute(
+                    update(puzzle_attempt_t)
+                    .where(
+                        and_(
+                            puzzle_attempt_t.c.player_id == player_id,
+                            puzzle_attempt_t.c.puzzle_id == puzzle_id,
+                            puzzle_attempt_t.c.score.is_(None),
+                        )
+                    )
+                    .values(**done)
+                )
+                if res.rowcount != 1:
+                    raise IntegrityError("rated twice", None, Exception("rated twice"))
+            return attempt, player_after, puzzle_after
+
+
+def _glicko(r: Any) -> Glicko:
+    return Glicko(float(r["rating"]), float(r["deviation"]), float(r["volatility"]))
+
+
+def _player_row(r: Any) -> PuzzlePlayerRow:
+    return PuzzlePlayerRow(r["id"], r["name"], _glicko(r), int(r["attempts"]), int(r["solved"]))
+
+
+def _rating_row(r: Any) -> PuzzleRatingRow:
+    return PuzzleRatingRow(r["puzzle_id"], _glicko(r), int(r["attempts"]), int(r["solved"]))
+
+
+def _attempt_row(r: Any) -> PuzzleAttemptRow:
+    return PuzzleAttemptRow(
+        r["puzzle_id"],
+        bool(r["hinted"]),
+        None if r["score"] is None else float(r["score"]),
+        float(r["at"]),
+        r["rating_before"],
+        r["rating_after"],
+    )
+
 
 def _action_values(table_id: str, row: ActionRow) -> dict[str, Any]:
     return {
@@ -590,4 +912,4 @@ def _upgrade(sync_conn: Connection) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.attributes["connection"] = sync_conn
-    command.upgrade(cfg, "head")
+    command.upgrade(cfg, "heads")

@@ -1,12 +1,14 @@
 // @ts-check
 /**
  * The page's entry: the top bar (language switch) and the routes
- * `#/` (lobby), `#/t/{id}` (a table), `#/replay/{id}` (a finished game).
+ * `#/` (lobby), `#/t/{id}` (a table), `#/replay/{id}` (a finished game),
+ * `#/puzzles` and `#/puzzles/{id}` (the puzzles).
  */
 import { h, replace } from "./dom.js";
 import { LANGS, getLang, onLangChange, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { loadCatalogue } from "./messages.js";
+import { puzzlePage, puzzlesIndex } from "./puzzles.js";
 import { replayPage } from "./replay.js";
 import { tablePage } from "./table.js";
 
@@ -19,6 +21,7 @@ function topbar() {
   replace(
     bar,
     h("a", { href: "#/", class: "brand" }, h("span", { class: "logo", "aria-hidden": "true" }, "🃏"), " OpenRummy"),
+    h("nav", { class: "pages" }, h("a", { href: "#/puzzles", id: "nav-puzzles", class: "nav-link" }, "🧩 ", t("nav.puzzles"))),
     h(
       "nav",
       { class: "lang", "aria-label": t("nav.language") },
@@ -37,6 +40,8 @@ async function route() {
   const [page, id] = hash.split("/");
   if (page === "t" && id) current = tablePage(app, id);
   else if (page === "replay" && id) current = await replayPage(app, id);
+  else if (page === "puzzles" && id) current = puzzlePage(app, id);
+  else if (page === "puzzles") await puzzlesIndex(app);
   else {
     await lobbyPage(app);
   }
@@ -45,7 +50,7 @@ async function route() {
 onLangChange(() => {
   topbar();
   const hash = location.hash.replace(/^#\/?/, "");
-  if (!hash.startsWith("t/") && !hash.startsWith("replay/")) route();
+  if (!hash.startsWith("t/") && !hash.startsWith("replay/") && !hash.startsWith("puzzles/")) route();
 });
 window.addEventListener("hashchange", route);
 topbar();

@@ -421,12 +421,17 @@ export class ManipBoard {
     this.checkTimer = setTimeout(() => this.runCheck(), 120);
   }
 
+  /** The helper that judges the table being built (the puzzle page has its own). */
+  checkPath() {
+    return `/api/tables/${this.ctx.id}/check`;
+  }
+
   async runCheck() {
     const seq = ++this.checkSeq;
     const table = this.tableText();
     const handOnly = this.melds.map((m) => m.items.every((i) => i.origin === "hand"));
     try {
-      const res = await api("POST", `/api/tables/${this.ctx.id}/check`, { table, hand_only: handOnly, retrievals: this.retrievals.map((r) => r.text) }, this.ctx.token);
+      const res = await api("POST", this.checkPath(), { table, hand_only: handOnly, retrievals: this.retrievals.map((r) => r.text) }, this.ctx.token);
       if (seq !== this.checkSeq || JSON.stringify(table) !== JSON.stringify(this.tableText())) return;
       // Adopt the identities the server found (the only ones that fit) and the meld order.
       res.melds.forEach((/** @type {any} */ e, /** @type {number} */ k) => {

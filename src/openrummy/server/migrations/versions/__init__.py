@@ -1,1 +1,1 @@
-"""Migration scripts, oldest first (``0001_initial``)."""
+"""Migration scripts, oldest first (``0001_initial``, ``0002_puzzles``)."""
