@@ -146,25 +146,30 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-_HELPER_ROUTES = ("/check", "/hint", "/hand")
+_HELPER_ROUTES = {
+    "/api/tables/": ("/check", "/hint", "/hand"),
+    "/api/puzzles/": ("/check", "/submit", "/answer", "/hand"),
+}
+
+
+def _helper_route(path: str) -> bool:
+    return any(
+        path.startswith(prefix) and path.endswith(ends) for prefix, ends in _HELPER_ROUTES.items()
+    )
 
 
 class HelperGate:
-    """Refuse a helper request (``/check``, ``/hint``, ``/hand``) whose client is over its
-    budget (``busy``, 503) before its body is read: a refused request then costs the event
-    loop no parsing, however large its body."""
+    """Refuse a helper request (a table's ``/check``, ``/hint``, ``/hand``; a puzzle's
+    ``/check``, ``/submit``, ``/answer``, ``/hand``) whose client is over its budget
+    (``busy``, 503) before its body is read: a refused request then costs the event loop no
+    parsing, however large its body."""
 
     def __init__(self, app: ASGIApp, workers: Workers) -> None:
         self.app = app
         self.workers = workers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] == "http"
-            and scope["method"] == "POST"
-            and scope["path"].startswith("/api/tables/")
-            and scope["path"].endswith(_HELPER_ROUTES)
-        ):
+        if scope["type"] == "http" and scope["method"] == "POST" and _helper_route(scope["path"]):
             client = scope.get("client")
             try:
                 self.workers.admit(client[0] if client else "unknown")
