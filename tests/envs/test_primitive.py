@@ -10,6 +10,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from helpers import cards, hidden_shuffled, melds, sample_seed
@@ -24,6 +25,7 @@ from openrummy.envs.primitive import (
     PrimitiveRummyEnv,
     plan,
 )
+from openrummy.envs.single import SingleAgentEnv
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.games.actions import ActionKind, Play
 from openrummy.games.manipulation import ManipulationGame
@@ -89,9 +91,10 @@ def test_every_optimal_solver_play_is_reachable_through_primitive_actions(
     preset: str, positions: int
 ) -> None:
     seed = sample_seed() % 10_000
-    assert _check_reachable(preset, seed, positions) + _check_reachable(
-        preset, seed + 1, positions
-    ) >= positions
+    assert (
+        _check_reachable(preset, seed, positions) + _check_reachable(preset, seed + 1, positions)
+        >= positions
+    )
 
 
 @pytest.mark.slow
@@ -228,3 +231,21 @@ def test_a_masked_primitive_action_raises_and_changes_nothing() -> None:
     assert env.agent_selection == agent and env.bench.steps == 0
     with pytest.raises(ConfigError, match="action_mode"):
         rummikub_v0.env(action_mode="fancy")
+
+
+def test_the_single_agent_env_in_primitive_mode_passes_gymnasium_checks() -> None:
+    env = SingleAgentEnv(
+        "robbers", opponents="simple", action_mode="primitive", invalid_action="penalty"
+    )
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        assert obs["action_mask"].any()
+        obs, _, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        if terminated or truncated:
+            obs, _ = env.reset()
+    with pytest.raises(ConfigError, match="action_mode"):
+        SingleAgentEnv("rummikub", action_mode="fancy")

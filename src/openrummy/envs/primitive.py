@@ -65,6 +65,7 @@ from ._spaces import CARD_KINDS, Floats, Mask, card_kinds, encode
 from .aec import Observation, RummyEnv
 
 __all__ = [
+    "ACTION_MODES",
     "CODES",
     "COMMIT",
     "DISCARD0",
@@ -76,7 +77,6 @@ __all__ = [
     "PrimitiveLayout",
     "PrimitiveRummyEnv",
     "Workbench",
-    "ACTION_MODES",
     "make_manipulation_env",
     "plan",
 ]
@@ -254,6 +254,7 @@ class Workbench:
         self.slots = slots
         self.cap = cap
         self.counts = np.zeros((slots, _K), np.int16)
+        self.sizes = np.zeros(slots, np.int16)
         self.pool = np.zeros(_K, np.int16)
         self.before = np.zeros(_K, np.int16)
         self.now = np.zeros(_K, np.int16)
@@ -275,13 +276,18 @@ class Workbench:
         self.surplus = 0
 
     # -- loading --------------------------------------------------------------------------
-    def load(self, table: Sequence[Meld], hand: Sequence[Card], *, frozen: bool, playing: bool) -> None:
+    def load(
+        self, table: Sequence[Meld], hand: Sequence[Card], *, frozen: bool, playing: bool
+    ) -> None:
         """Start a turn: ``table`` in the first slots, ``hand`` in the pool. ``frozen``: the
         turn-start melds may not change (Rummikub before its opening); ``playing``: a play is
         allowed now."""
         if len(table) > self.slots:
-            raise ConfigError(f"the table holds {len(table)} melds; the workbench has {self.slots} slots")
+            raise ConfigError(
+                f"the table holds {len(table)} melds; the workbench has {self.slots} slots"
+            )
         self.counts[:] = 0
+        self.sizes[:] = 0
         self.pool[:] = 0
         self.valid[:] = True
         self.frozen[:] = False
@@ -296,6 +302,7 @@ class Workbench:
         for s, meld in enumerate(table):
             kinds = sorted(c.index for c in meld.cards)
             self.items[s] = kinds
+            self.sizes[s] = len(kinds)
             for k in kinds:
                 self.counts[s, k] += 1
             code = self.book.code_of(meld)
@@ -366,15 +373,15 @@ class Workbench:
         return None
 
     def first_empty(self) -> int:
-        for s in range(self.slots):
-            if not self.items[s]:
-                return s
-        return -1
+        """The lowest empty slot (``-1``: none)."""
+        s = int(self.sizes.argmin())
+        return s if self.sizes[s] == 0 else -1
 
     # -- actions --------------------------------------------------------------------------
     def place(self, s: int, k: int) -> None:
         self.pool[k] -= 1
         self.counts[s, k] += 1
+        self.sizes[s] += 1
         items = self.items[s]
         items.append(k)
         items.sort()
@@ -391,6 +398,7 @@ class Workbench:
     def pick(self, s: int, k: int) -> None:
         self.pool[k] += 1
         self.counts[s, k] -= 1
+        self.sizes[s] -= 1
         self.items[s].remove(k)
         self.now[k] -= 1
         if k != _JK and self.now[k] < self.before[k]:
@@ -426,21 +434,33 @@ class Workbench:
                 out.append(m)
         return tuple(out)
 
-    def work_mask(self) -> tuple[Mask, Mask, Mask]:
-        """The PLACE, PICK and ASSIGN parts of the mask (all zero at the cap or when no play is
-        allowed)."""
+    def fill_mask(self, out: Mask) -> None:
+        """Write the PLACE, PICK and ASSIGN parts of the mask into ``out`` (the whole mask;
+        they stay zero at the cap or when no play is allowed)."""
         if not self.playing or self.steps >= self.cap:
-            z = np.zeros(self.slots * _K, np.int8)
-            return z, z, np.zeros(self.slots * CODES, np.int8)
-        sizes = np.fromiter((len(i) for i in self.items), np.int16, self.slots)
-        open_ = (sizes > 0) & (sizes < self.book.max_len) & ~self.frozen
+            return
+        p = self.layout
+        sizes = self.sizes
+        open_ = (sizes > 0) & (sizes < self.book.max_len)
+        frozen = self.frozen
+        any_frozen = bool(frozen.any())
+        if any_frozen:
+            open_ &= ~frozen
         first = self.first_empty()
         if first >= 0:
             open_[first] = True
-        place = (open_[:, None] & (self.pool > 0)[None, :]).astype(np.int8).ravel()
-        pick = ((self.counts > 0) & ~self.frozen[:, None]).astype(np.int8).ravel()
-        assign = (self.assign_ok * ~self.frozen[:, None]).astype(np.int8).ravel()
-        return place, pick, assign
+        np.logical_and(
+            open_[:, None],
+            (self.pool > 0)[None, :],
+            out=out[p.place0 : p.pick0].reshape(self.slots, _K),
+        )
+        pick = out[p.pick0 : p.assign0].reshape(self.slots, _K)
+        np.greater(self.counts, 0, out=pick)
+        assign = out[p.assign0 :].reshape(self.slots, CODES)
+        assign[:] = self.assign_ok
+        if any_frozen:
+            pick[frozen] = 0
+            assign[frozen] = 0
 
 
 class PrimitiveRummyEnv(RummyEnv):
@@ -524,8 +544,7 @@ class PrimitiveRummyEnv(RummyEnv):
         playing = ActionKind.PLAY in self._kinds
         seat = game.current
         frozen = (
-            not game.opened[seat]
-            and not self.rules.opening.allow_table_play_same_turn  # type: ignore[union-attr]
+            not game.opened[seat] and not self.rules.opening.allow_table_play_same_turn  # type: ignore[union-attr]
         )
         self.bench.load(game.table, game.hands[seat], frozen=frozen, playing=playing)
 
@@ -536,21 +555,22 @@ class PrimitiveRummyEnv(RummyEnv):
         if base is None:
             base = encode(self.match.view(seat), self.layout, self._deck)
             self._base[seat] = base
+        n = base.size
+        obs = np.zeros(n + self._work_size, np.float32)
+        obs[:n] = base
         if not self.match.is_over and seat == self.match.current:
             b = self.bench
-            work = np.concatenate(
-                [
-                    b.pool,
-                    b.counts.ravel(),
-                    b.codes + 1,
-                    np.array([b.steps], np.int16),
-                ]
-            ).astype(np.float32)
-            mask = self.mask()
+            k = n + _K
+            obs[n:k] = b.pool
+            obs[k : k + b.counts.size] = b.counts.ravel()
+            k += b.counts.size
+            obs[k : k + b.slots] = b.codes
+            obs[k : k + b.slots] += 1
+            obs[-1] = b.steps
+            mask = self.mask().copy()
         else:
-            work = np.zeros(self._work_size, np.float32)
             mask = np.zeros(self.n_actions, np.int8)
-        return {"observation": np.concatenate([base, work]), "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
 
     def mask(self) -> Mask:
         """The mask of the seat to move (module docstring)."""
@@ -559,17 +579,16 @@ class PrimitiveRummyEnv(RummyEnv):
         if cached is not None and cached[0] == b.version:
             return cached[1]
         kinds = self._kinds
-        head = np.zeros(DISCARD0 + _K, np.int8)
-        head[DRAW] = ActionKind.DRAW in kinds
-        head[PASS] = ActionKind.PASS in kinds
-        head[END] = ActionKind.END in kinds
-        head[TAKE] = ActionKind.TAKE in kinds
-        head[COMMIT] = self.commit_play() is not None
-        head[RESET] = b.playing and b.changed and b.steps < b.cap
+        mask = np.zeros(self.n_actions, np.int8)
+        mask[DRAW] = ActionKind.DRAW in kinds
+        mask[PASS] = ActionKind.PASS in kinds
+        mask[END] = ActionKind.END in kinds
+        mask[TAKE] = ActionKind.TAKE in kinds
+        mask[COMMIT] = self.commit_play() is not None
+        mask[RESET] = b.playing and b.changed and b.steps < b.cap
         if ActionKind.DISCARD in kinds:
-            head[DISCARD0:] = b.pool > 0
-        place, pick, assign = b.work_mask()
-        mask = np.concatenate([head, place, pick, assign])
+            mask[DISCARD0 : DISCARD0 + _K] = b.pool > 0
+        b.fill_mask(mask)
         self._mask_cache = (b.version, mask)
         return mask
 
@@ -746,21 +765,22 @@ def plan(env: PrimitiveRummyEnv, table: Sequence[Meld]) -> list[int]:
             home[j] = s
             free.discard(s)
     keep: dict[int, Counter[int]] = {s: Counter() for s in range(b.slots)}
-    for j, s in enumerate(home):
-        if s is not None:
-            keep[s] = want_kinds[j]
+    for j, h in enumerate(home):
+        if h is not None:
+            keep[h] = want_kinds[j]
     for s in range(b.slots):
         extra = Counter(b.items[s]) - keep[s]
         for k in sorted(extra.elements()):
             out.append(p.pick(s, k))
             b.pick(s, k)
     for j, m in enumerate(wanted):
-        s = home[j]
-        if s is None:
-            s = b.first_empty()
-            if s < 0:
+        slot = home[j]
+        if slot is None:
+            slot = b.first_empty()
+            if slot < 0:
                 raise ValueError("more melds than slots")
-            home[j] = s
+            home[j] = slot
+        s = slot
         need = want_kinds[j] - Counter(b.items[s])
         for k in sorted(need.elements()):
             if b.pool[k] <= 0:
@@ -777,7 +797,6 @@ def plan(env: PrimitiveRummyEnv, table: Sequence[Meld]) -> list[int]:
     return out
 
 
-
 ACTION_MODES: Final = ("macro", "primitive")
 
 
@@ -790,5 +809,5 @@ def make_manipulation_env(
     if mode not in ACTION_MODES:
         raise ConfigError(f"action_mode {mode!r}: use one of {', '.join(ACTION_MODES)}")
     if mode == "primitive":
-        return PrimitiveRummyEnv(preset, options, family="manipulation", name=name, **kw)
+        return PrimitiveRummyEnv(preset, options, family="manipulation", name=name, **kw)  # type: ignore[arg-type]
     return RummyEnv(preset, options, family="manipulation", name=name, **kw)  # type: ignore[arg-type]
