@@ -249,3 +249,43 @@ def test_the_single_agent_env_in_primitive_mode_passes_gymnasium_checks() -> Non
             obs, _ = env.reset()
     with pytest.raises(ConfigError, match="action_mode"):
         SingleAgentEnv("rummikub", action_mode="fancy")
+
+
+@pytest.mark.parametrize("preset", ["rummikub", "robbers"])
+def test_the_incremental_mask_equals_the_mask_computed_from_scratch(preset: str) -> None:
+    env = PrimitiveRummyEnv(preset)
+    env.reset(seed=sample_seed() % 1000 + 1)
+    rng = random.Random(sample_seed() + 2)
+    b = env.bench
+    start = b.layout.place0
+    compared = 0
+    for _ in range(400):
+        mask = env.mask()
+        if b.active:
+            ref = np.zeros(env.n_actions, np.int8)
+            b.fill_mask(ref)
+            assert np.array_equal(ref[start:], mask[start:])
+            compared += 1
+        # favour picking from the table so that slots empty and refill
+        picks = np.flatnonzero(mask[b.layout.pick0 : b.layout.assign0]) + b.layout.pick0
+        choices = np.flatnonzero(mask).tolist()
+        env.step(
+            int(rng.choice(picks)) if len(picks) and rng.random() < 0.4 else rng.choice(choices)
+        )
+    assert compared > 300
+
+
+def test_the_workbench_observation_is_the_pool_the_slots_and_their_interpretations() -> None:
+    env = _position_env("robbers", melds("[5S JK=6S 7S]"), "6S 9H 9S 9D")
+    b = env.bench
+    base = env.layout.size
+    for a in plan(env, melds("[5S 6S 7S]", "[9H 9S 9D JK=9C]"))[:-1]:
+        env.step(a)
+        obs = env.observe(env.agent_selection)["observation"][base:]
+        k, s = 53, b.slots
+        assert np.array_equal(obs[:k], b.pool)
+        assert np.array_equal(obs[k : k + s * k], b.counts.ravel())
+        assert np.array_equal(obs[k + s * k : -1], b.codes + 1)
+        assert obs[-1] == b.steps
+    assert b.codes[1] == 13 + 0b1111, "a set of all four suits"
+    assert env.mask()[COMMIT]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 import gymnasium
@@ -97,22 +97,18 @@ class PrimitiveLayout:
     """Where each action group starts, for ``slots`` meld slots."""
 
     slots: int
+    place0: int = field(init=False)
+    pick0: int = field(init=False)
+    assign0: int = field(init=False)
+    size: int = field(init=False)
+    """How many actions there are."""
 
-    @property
-    def place0(self) -> int:
-        return DISCARD0 + _K
-
-    @property
-    def pick0(self) -> int:
-        return self.place0 + self.slots * _K
-
-    @property
-    def assign0(self) -> int:
-        return self.pick0 + self.slots * _K
-
-    @property
-    def size(self) -> int:
-        return self.assign0 + self.slots * CODES
+    def __post_init__(self) -> None:
+        place0 = DISCARD0 + _K
+        object.__setattr__(self, "place0", place0)
+        object.__setattr__(self, "pick0", place0 + self.slots * _K)
+        object.__setattr__(self, "assign0", place0 + 2 * self.slots * _K)
+        object.__setattr__(self, "size", place0 + 2 * self.slots * _K + self.slots * CODES)
 
     def place(self, slot: int, kind: int) -> int:
         return self.place0 + slot * _K + kind
@@ -265,6 +261,14 @@ class Workbench:
         self.frozen = np.zeros(slots, bool)
         self.codes = np.full(slots, -1, np.int16)
         self.assign_ok = np.zeros((slots, CODES), np.int8)
+        self.work = np.zeros(self.layout.size, np.int8)
+        """The PLACE, PICK and ASSIGN parts of the mask, kept up to date by every action (the
+        other entries stay zero); :meth:`fill_mask` computes the same from scratch."""
+        self._place = self.work[self.layout.place0 : self.layout.pick0].reshape(slots, _K)
+        self.features = np.zeros(_K + slots * _K + slots + 1, np.float32)
+        """The workbench part of the mover's observation: the pool, the slots' counts, each
+        slot's interpretation plus one and the workbench actions of this turn."""
+        self._code_at = _K + slots * _K
         self.steps = 0
         self.version = 0
         self.playing = False
@@ -323,12 +327,21 @@ class Workbench:
         self.playing = playing
         self.changed = False
         self.version += 1
+        self.work[:] = 0
+        self.fill_mask(self.work)
+        f = self.features
+        f[:_K] = self.pool
+        f[_K : self._code_at] = self.counts.ravel()
+        f[self._code_at : -1] = self.codes
+        f[self._code_at : -1] += 1
+        f[-1] = 0
 
     def reset(self) -> None:
         """Put the turn-start table and hand back (the turn goes on; the step counts)."""
         steps = self.steps
         self.load(self._start_table, self._start_hand, frozen=self._frozen, playing=self.playing)
         self.steps = steps + 1
+        self.features[-1] = self.steps
 
     # -- one slot -------------------------------------------------------------------------
     def _refresh(self, s: int) -> None:
@@ -378,7 +391,62 @@ class Workbench:
         return s if self.sizes[s] == 0 else -1
 
     # -- actions --------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        """Workbench actions are allowed now (a play is, and the turn cap is not reached)."""
+        return self.playing and self.steps < self.cap
+
+    def _open(self, s: int, first: int) -> bool:
+        n = self.sizes[s]
+        return s == first or (0 < n < self.book.max_len and not self.frozen[s])
+
+    def _rows(self, s: int, first: int, full: bool) -> None:
+        """Recompute slot ``s``'s PLACE row (and with ``full`` its PICK and ASSIGN rows)."""
+        p = self.layout
+        w = self.work
+        at = p.place0 + s * _K
+        if self._open(s, first):
+            np.greater(self.pool, 0, out=w[at : at + _K])
+        else:
+            w[at : at + _K] = 0
+        if full:
+            frozen = self.frozen[s]
+            at = p.pick0 + s * _K
+            if frozen:
+                w[at : at + _K] = 0
+            else:
+                np.greater(self.counts[s], 0, out=w[at : at + _K])
+            at = p.assign0 + s * CODES
+            w[at : at + CODES] = 0 if frozen else self.assign_ok[s]
+
+    def _update(self, s: int, k: int, first_before: int) -> None:
+        """Bring :attr:`work` and :attr:`features` up to date after slot ``s`` and pool kind
+        ``k`` changed."""
+        first = self.first_empty()
+        pool = self.pool[k]
+        f = self.features
+        f[k] = pool
+        f[_K + s * _K + k] = self.counts[s, k]
+        f[self._code_at + s] = self.codes[s] + 1
+        if pool == 0:
+            self._place[:, k] = 0
+        elif pool == 1:
+            self._place[:, k] = self._open_vector(first)
+        self._rows(s, first, True)
+        if first_before not in (s, first) and first_before >= 0:
+            self._rows(first_before, first, False)
+        if first >= 0 and first != s:
+            self._rows(first, first, False)
+
+    def _open_vector(self, first: int) -> npt.NDArray[np.bool_]:
+        sizes = self.sizes
+        open_ = (sizes > 0) & (sizes < self.book.max_len) & ~self.frozen
+        if first >= 0:
+            open_[first] = True
+        return open_
+
     def place(self, s: int, k: int) -> None:
+        first_before = self.first_empty()
         self.pool[k] -= 1
         self.counts[s, k] += 1
         self.sizes[s] += 1
@@ -393,9 +461,11 @@ class Workbench:
         self.chosen[s] = None
         self.fixed[s] = None
         self._refresh(s)
+        self._update(s, k, first_before)
         self._moved()
 
     def pick(self, s: int, k: int) -> None:
+        first_before = self.first_empty()
         self.pool[k] += 1
         self.counts[s, k] -= 1
         self.sizes[s] -= 1
@@ -408,16 +478,20 @@ class Workbench:
         self.chosen[s] = None
         self.fixed[s] = None
         self._refresh(s)
+        self._update(s, k, first_before)
         self._moved()
 
     def assign(self, s: int, code: int) -> None:
         self.chosen[s] = code
         self.fixed[s] = None
         self._refresh(s)
+        self._rows(s, self.first_empty(), True)
+        self.features[self._code_at + s] = self.codes[s] + 1
         self._moved()
 
     def _moved(self) -> None:
         self.steps += 1
+        self.features[-1] = self.steps
         self.changed = True
         self.version += 1
 
@@ -435,10 +509,8 @@ class Workbench:
         return tuple(out)
 
     def fill_mask(self, out: Mask) -> None:
-        """Write the PLACE, PICK and ASSIGN parts of the mask into ``out`` (the whole mask;
-        they stay zero at the cap or when no play is allowed)."""
-        if not self.playing or self.steps >= self.cap:
-            return
+        """Write the PLACE, PICK and ASSIGN parts of the mask into ``out`` (a whole mask),
+        computed from scratch, as if workbench actions were allowed now (:attr:`active`)."""
         p = self.layout
         sizes = self.sizes
         open_ = (sizes > 0) & (sizes < self.book.max_len)
@@ -555,20 +627,11 @@ class PrimitiveRummyEnv(RummyEnv):
         if base is None:
             base = encode(self.match.view(seat), self.layout, self._deck)
             self._base[seat] = base
-        n = base.size
-        obs = np.zeros(n + self._work_size, np.float32)
-        obs[:n] = base
         if not self.match.is_over and seat == self.match.current:
-            b = self.bench
-            k = n + _K
-            obs[n:k] = b.pool
-            obs[k : k + b.counts.size] = b.counts.ravel()
-            k += b.counts.size
-            obs[k : k + b.slots] = b.codes
-            obs[k : k + b.slots] += 1
-            obs[-1] = b.steps
+            obs = np.concatenate((base, self.bench.features))
             mask = self.mask().copy()
         else:
+            obs = np.concatenate((base, np.zeros(self._work_size, np.float32)))
             mask = np.zeros(self.n_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
@@ -579,7 +642,7 @@ class PrimitiveRummyEnv(RummyEnv):
         if cached is not None and cached[0] == b.version:
             return cached[1]
         kinds = self._kinds
-        mask = np.zeros(self.n_actions, np.int8)
+        mask = b.work.copy() if b.active else np.zeros(self.n_actions, np.int8)
         mask[DRAW] = ActionKind.DRAW in kinds
         mask[PASS] = ActionKind.PASS in kinds
         mask[END] = ActionKind.END in kinds
@@ -588,7 +651,6 @@ class PrimitiveRummyEnv(RummyEnv):
         mask[RESET] = b.playing and b.changed and b.steps < b.cap
         if ActionKind.DISCARD in kinds:
             mask[DISCARD0 : DISCARD0 + _K] = b.pool > 0
-        b.fill_mask(mask)
         self._mask_cache = (b.version, mask)
         return mask
 
