@@ -600,10 +600,11 @@ class PrimitiveRummyEnv(RummyEnv):
         self._reload()
 
     def play(self, action: Action) -> dict[str, float]:
-        try:
-            return super().play(action)
-        finally:
-            self._reload()
+        """Apply an engine action (see :meth:`RummyEnv.play`) and load the next turn into the
+        workbench; an illegal action raises and changes nothing, the workbench included."""
+        rewards = super().play(action)
+        self._reload()
+        return rewards
 
     def _reload(self) -> None:
         """The engine moved: load the next turn into the workbench."""
@@ -615,9 +616,7 @@ class PrimitiveRummyEnv(RummyEnv):
         self._kinds = frozenset() if self.match.is_over else game.legal_kinds()
         playing = ActionKind.PLAY in self._kinds
         seat = game.current
-        frozen = (
-            not game.opened[seat] and not self.rules.opening.allow_table_play_same_turn  # type: ignore[union-attr]
-        )
+        frozen = not game.opened[seat] and not game.rules.opening.allow_table_play_same_turn
         self.bench.load(game.table, game.hands[seat], frozen=frozen, playing=playing)
 
     # -- PettingZoo API -------------------------------------------------------------------
