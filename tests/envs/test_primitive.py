@@ -91,15 +91,17 @@ def _check_reachable(preset: str, seed: int, positions: int) -> int:
     return checked
 
 
-@pytest.mark.parametrize(("preset", "positions"), [("rummikub", 5), ("robbers", 5)])
+@pytest.mark.parametrize(("preset", "positions"), [("rummikub", 8), ("robbers", 8)])
 def test_every_optimal_solver_play_is_reachable_through_primitive_actions(
     preset: str, positions: int
 ) -> None:
     seed = sample_seed() % 10_000
-    assert (
-        _check_reachable(preset, seed, positions) + _check_reachable(preset, seed + 1, positions)
-        >= positions
-    )
+    total = 0
+    for k in range(6):  # a game that ends early leaves the rest to the next deal
+        total += _check_reachable(preset, seed + k, positions - total)
+        if total >= positions:
+            break
+    assert total >= positions
 
 
 @pytest.mark.slow
@@ -326,3 +328,18 @@ def test_the_workbench_observation_is_the_pool_the_slots_and_their_interpretatio
         assert obs[-1] == b.steps
     assert b.codes[1] == 13 + 0b1111, "a set of all four suits"
     assert env.mask()[COMMIT]
+
+
+def test_assign_states_which_card_an_ambiguous_joker_stands_for() -> None:
+    env = _position_env("robbers", melds("[9H 9S 9D]"), "5S 6S JK 2C")
+    for joker in ("JK=4S", "JK=7S"):
+        target = (*melds("[9H 9S 9D]"), Meld.parse(f"[5S 6S {joker}]"))
+        actions = plan(env, target)
+        assigns = [a for a in actions if a >= env.prim.assign0]
+        assert len(assigns) == (joker == "JK=7S"), "the first interpretation is the lowest run"
+        if joker == "JK=4S":
+            continue
+        _drive(env, actions)
+    game = _game(env)
+    assert game.last_result is not None and game.last_result.accepted
+    assert _table(env, game.table) == _table(env, list(target))
