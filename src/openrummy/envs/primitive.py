@@ -278,6 +278,7 @@ class Workbench:
         self._frozen = False
         self.deficit = 0
         self.surplus = 0
+        self._first = 0
 
     # -- loading --------------------------------------------------------------------------
     def load(
@@ -323,6 +324,7 @@ class Workbench:
         self._frozen = frozen
         self.deficit = 0
         self.surplus = 0
+        self._first = self._find_first()
         self.steps = 0
         self.playing = playing
         self.changed = False
@@ -387,8 +389,14 @@ class Workbench:
 
     def first_empty(self) -> int:
         """The lowest empty slot (``-1``: none)."""
-        s = int(self.sizes.argmin())
-        return s if self.sizes[s] == 0 else -1
+        return self._first
+
+    def _find_first(self) -> int:
+        items = self.items
+        for s in range(self.slots):
+            if not items[s]:
+                return s
+        return -1
 
     # -- actions --------------------------------------------------------------------------
     @property
@@ -453,6 +461,8 @@ class Workbench:
         items = self.items[s]
         items.append(k)
         items.sort()
+        if s == self._first:
+            self._first = self._find_first()
         if k != _JK and self.now[k] < self.before[k]:
             self.deficit -= 1
         if self.now[k] >= self.before[k]:
@@ -470,6 +480,8 @@ class Workbench:
         self.counts[s, k] -= 1
         self.sizes[s] -= 1
         self.items[s].remove(k)
+        if not self.items[s] and (self._first < 0 or s < self._first):
+            self._first = s
         self.now[k] -= 1
         if k != _JK and self.now[k] < self.before[k]:
             self.deficit += 1
@@ -518,7 +530,7 @@ class Workbench:
         any_frozen = bool(frozen.any())
         if any_frozen:
             open_ &= ~frozen
-        first = self.first_empty()
+        first = self._find_first()
         if first >= 0:
             open_[first] = True
         np.logical_and(
@@ -677,6 +689,8 @@ class PrimitiveRummyEnv(RummyEnv):
         self._fill_infos()
 
     def _engine_action(self, a: int) -> Action | None:
+        if a >= self.prim.place0:
+            return None
         seat = self.match.current
         if a == DRAW:
             return Draw(seat)
