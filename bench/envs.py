@@ -8,7 +8,9 @@ runs too). Each step of the unbatched runs reads the observation and the mask of
 to move, as a learner would.
 
 Targets: Indian 13-card unbatched at least OpenSpiel gin_rummy's decisions/s;
-manipulation macro actions at least 1k steps/s.
+manipulation macro actions at least 1k steps/s; Rummikub primitive actions at least 10k
+steps/s unbatched (a primitive step is one workbench action or one engine action; the
+primitive runs take ten times as many steps).
 
     .venv/bin/python bench/envs.py            # full run
     .venv/bin/python bench/envs.py --quick    # fewer steps
@@ -27,21 +29,24 @@ import gymnasium
 import numpy as np
 
 from openrummy.envs.aec import RummyEnv
+from openrummy.envs.primitive import PrimitiveRummyEnv
 from openrummy.envs.single import SingleAgentEnv
 from openrummy.solve._fast import warm
 
-FAMILIES: list[tuple[str, str]] = [
-    ("indian13, 2 players", "indian13"),
-    ("indian10, 2 players", "indian10"),
-    ("indian21, 2 players", "indian21"),
-    ("rummikub macro, 2 players", "rummikub"),
-    ("robbers macro, 2 players", "robbers"),
+FAMILIES: list[tuple[str, str, str]] = [
+    ("indian13, 2 players", "indian13", "macro"),
+    ("indian10, 2 players", "indian10", "macro"),
+    ("indian21, 2 players", "indian21", "macro"),
+    ("rummikub macro, 2 players", "rummikub", "macro"),
+    ("robbers macro, 2 players", "robbers", "macro"),
+    ("rummikub primitive, 2 players", "rummikub", "primitive"),
+    ("robbers primitive, 2 players", "robbers", "primitive"),
 ]
 
 
-def unbatched(preset: str, steps: int) -> float:
+def unbatched(preset: str, steps: int, mode: str = "macro") -> float:
     """Env steps per CPU second: observe + mask + step with a random masked policy."""
-    env = RummyEnv(preset)
+    env = PrimitiveRummyEnv(preset) if mode == "primitive" else RummyEnv(preset)
     rng = random.Random(0)
     done = 0
     episode = 0
@@ -59,11 +64,12 @@ def unbatched(preset: str, steps: int) -> float:
     return done / (time.process_time() - start)
 
 
-def batched(preset: str, steps: int, workers: int) -> float:
+def batched(preset: str, steps: int, workers: int, mode: str = "macro") -> float:
     """Engine steps per wall second over ``workers`` processes (AsyncVectorEnv), the learner
-    and its random-bot opponent both counted."""
+    and its random-bot opponent both counted (primitive: the learner's workbench actions
+    too)."""
     fns: list[Callable[[], gymnasium.Env[dict[str, np.ndarray], np.int64]]] = [
-        lambda: SingleAgentEnv(preset, opponents="random") for _ in range(workers)
+        lambda: SingleAgentEnv(preset, opponents="random", action_mode=mode) for _ in range(workers)
     ]
     envs = gymnasium.vector.AsyncVectorEnv(
         fns, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
@@ -134,13 +140,16 @@ def main() -> None:
     steps = 300 if args.quick else 2000
     workers = os.cpu_count() or 1
     warm()
-    print(f"random masked policy, {steps} steps each; batched: {workers} processes")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"random masked policy, {steps} steps each (primitive: {steps * 10});")
+    print(f"batched: {workers} processes; load average at the start: {load:.1f}")
     print(f"{'environment':32} {'unbatched/s':>12} {'batched/s':>10}")
     rates: dict[str, float] = {}
-    for label, preset in FAMILIES:
-        rates[preset] = unbatched(preset, steps)
-        fast = "-" if args.no_batched else f"{batched(preset, steps, workers):.0f}"
-        print(f"{label:32} {rates[preset]:12.0f} {fast:>10}")
+    for label, preset, mode in FAMILIES:
+        n = steps * 10 if mode == "primitive" else steps
+        rates[preset if mode == "macro" else f"{preset}/{mode}"] = rate = unbatched(preset, n, mode)
+        fast = "-" if args.no_batched else f"{batched(preset, n, workers, mode):.0f}"
+        print(f"{label:32} {rate:12.0f} {fast:>10}")
     gin = openspiel_gin(steps * 5)
     if isinstance(gin, str):
         print(f"OpenSpiel gin_rummy: {gin}")

@@ -18,12 +18,14 @@ require("rl", "openrummy.envs")
 
 from . import indian10_v0, indian13_v0, indian21_v0, robbers_v0, rummikub_v0  # noqa: E402
 from .aec import RummyEnv  # noqa: E402
+from .primitive import PrimitiveRummyEnv  # noqa: E402
 from .registration import GYMNASIUM_IDS, register_gymnasium  # noqa: E402
 
 register_gymnasium()
 
 __all__ = [
     "GYMNASIUM_IDS",
+    "PrimitiveRummyEnv",
     "RummyEnv",
     "indian10_v0",
     "indian13_v0",

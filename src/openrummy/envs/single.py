@@ -29,6 +29,7 @@ from openrummy.messages import Reason
 
 from ._spaces import Floats, Mask
 from .aec import RummyEnv
+from .primitive import ACTION_MODES, PrimitiveRummyEnv
 
 __all__ = ["INVALID_ACTION", "SingleAgentEnv"]
 
@@ -40,7 +41,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
 
     ``opponents``: one bot name for every other seat, or one name per other seat
     (``bots/registry.py``: ``random``, ``simple``, ``greedy``, ``expert`` …). The other
-    keywords are :class:`~openrummy.envs.aec.RummyEnv`'s.
+    keywords are :class:`~openrummy.envs.aec.RummyEnv`'s; ``action_mode="primitive"`` plays a
+    manipulation game with primitive actions (:mod:`openrummy.envs.primitive`).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's API
@@ -56,23 +58,30 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         unit: str = "round",
         reward: str = "score",
         plays: int = 8,
-        max_steps: int = 5000,
+        max_steps: int | None = None,
         invalid_action: str = "raise",
         penalty: float = -1.0,
         render_mode: str | None = None,
+        action_mode: str = "macro",
     ) -> None:
         if invalid_action not in INVALID_ACTION:
             raise ConfigError(f"invalid_action {invalid_action!r}: use 'raise' or 'penalty'")
-        self.aec = RummyEnv(
-            preset,
-            options,
-            players=players,
-            unit=unit,
-            reward=reward,
-            plays=plays,
-            max_steps=max_steps,
-            render_mode=render_mode,
-        )
+        common: dict[str, Any] = {
+            "players": players,
+            "unit": unit,
+            "reward": reward,
+            "plays": plays,
+            "render_mode": render_mode,
+        }
+        if max_steps is not None:
+            common["max_steps"] = max_steps
+        if action_mode not in ACTION_MODES:
+            raise ConfigError(f"action_mode {action_mode!r}: use one of {', '.join(ACTION_MODES)}")
+        self.aec: RummyEnv
+        if action_mode == "primitive":
+            self.aec = PrimitiveRummyEnv(preset, options, **common)
+        else:
+            self.aec = RummyEnv(preset, options, **common)
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise ConfigError(f"{players} players need {players - 1} opponents, not {len(names)}")
@@ -125,6 +134,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         self, action: np.int64 | int
     ) -> tuple[dict[str, Floats | Mask], float, bool, bool, dict[str, Any]]:
         aec = self.aec
+        if isinstance(aec, PrimitiveRummyEnv):
+            return self._step_primitive(aec, int(action))
         chosen = None if aec.match.is_over or aec.steps >= aec.max_steps else aec.action_menu()
         picked = None if chosen is None else chosen.actions.get(int(action))
         if picked is None:
@@ -134,6 +145,23 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
             return self._observe(), float(self.penalty), True, False, info
         self._reward = 0.0
         self._apply(aec.play(picked))
+        self._run_opponents()
+        terminated = aec.match.is_over
+        truncated = not terminated and aec.steps >= aec.max_steps
+        return self._observe(), self._reward, terminated, truncated, self._info()
+
+    def _step_primitive(
+        self, aec: PrimitiveRummyEnv, action: int
+    ) -> tuple[dict[str, Floats | Mask], float, bool, bool, dict[str, Any]]:
+        over = aec.match.is_over or aec.steps >= aec.max_steps
+        if over or not 0 <= action < aec.n_actions or not aec.mask()[action]:
+            if self.invalid_action == "raise" or over:
+                raise IllegalActionError(Reason.of("env.masked_action", index=action))
+            info = {**self._info(), "invalid_action": True}
+            return self._observe(), float(self.penalty), True, False, info
+        self._reward = 0.0
+        aec.step(action)
+        self._apply(aec.rewards)
         self._run_opponents()
         terminated = aec.match.is_over
         truncated = not terminated and aec.steps >= aec.max_steps
