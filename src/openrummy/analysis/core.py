@@ -80,6 +80,9 @@ class AnalysisSettings:
     """Actions a play-out runs before the round is judged by cards (or deadwood) left."""
     rounds: frozenset[int] | None = None
     """Only these rounds (0 first); ``None``: every round."""
+    span: tuple[int, int] | None = None
+    """Only the actions ``lo <= index < hi`` (the others are replayed, not judged); ``None``:
+    every action. :mod:`openrummy.analysis.parallel` splits a record into spans."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +191,9 @@ def analyse_record(
         if match.outcome is not None:
             raise RecordError(f"action {i} comes after the end of the match")
         round_no = match.round_index
-        wanted = settings.rounds is None or round_no in settings.rounds
+        wanted = (settings.rounds is None or round_no in settings.rounds) and (
+            settings.span is None or settings.span[0] <= i < settings.span[1]
+        )
         game = match.game
         seat = action.seat
         local = match.seats.index(seat) if seat in match.seats else None
