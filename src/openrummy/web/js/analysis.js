@@ -260,7 +260,7 @@ function bestPlay(a, d, lang) {
     { class: "analysis-best", id: "analysis-best" },
     h("h4", null, t("analysis.decision", { n: d.index + 1, name: a.players[d.seat] })),
     d.best ? h("p", null, t("analysis.best"), " ", h("code", null, d.best.startsWith("play") ? "" : d.best)) : h("p", null, t("analysis.was_best")),
-    steps ? h("ol", { class: "solver-steps" }, (steps[lang] || steps.en).map((s) => h("li", null, s))) : null,
+    steps ? h("ul", { class: "solver-steps" }, (steps[lang] || steps.en).map((s) => h("li", null, s))) : null,
     melds.length
       ? h(
           "div",
