@@ -112,6 +112,24 @@ def test_a_planted_blunder_is_found_with_the_default_settings() -> None:
     assert (got.accuracy(0) or 100.0) < 30.0 and got.accuracy(1) == 100.0
 
 
+def test_spans_joined_are_the_whole_analysis_with_the_best_play_in_steps() -> None:
+    from openrummy.analysis.parallel import analyse_span, merge, report, spans
+
+    record = _planted()
+    settings = AnalysisSettings(samples=2, max_samples=2, max_turns=4)
+    whole = analyse_record(record, settings)
+    cut = spans(len(record.actions), 2)
+    assert cut == [(0, 2), (2, 3)]
+    parts = [analyse_span(record.to_json(), settings, s) for s in reversed(cut)]
+    assert merge(parts, settings).to_json() == whole.to_json()
+    stored = report(record.to_json(), parts, settings)
+    assert stored["decisions"] == whole.to_json()["decisions"]
+    # ann's draw (action 1): the solver's steps to her going out, in both languages
+    steps = stored["steps"]["1"]
+    assert len(steps["en"]) == len(steps["de"]) == 2
+    assert all("R1" in s or "B7" in s for s in steps["en"])
+
+
 def test_noise_alone_does_not_grade_a_decision() -> None:
     # a single sampled world that goes the other way is not a mistake: the sampling goes
     # on until the drop is clear of the thresholds
@@ -205,7 +223,9 @@ def test_rummy_analyse_draws_a_chart(tmp_path: Path) -> None:
     path.write_text(_record(OUT_0, OUT_1, ["draw", play_bob]).dumps(), encoding="utf-8")
     png = tmp_path / "chart.png"
     res = runner.invoke(
-        app, ["analyse", str(path), "--samples", "1", "--max-turns", "1", "--chart", str(png)]
+        app,
+        ["analyse", str(path), "--samples", "1", "--max-samples", "1", "--max-turns", "1"]
+        + ["--chart", str(png)],
     )
     assert res.exit_code == 0, res.output
     assert "blunder" in res.output and "could have gone out" in res.output

@@ -10,26 +10,21 @@ from typing import Any
 
 import pytest
 
-from helpers.server import HANG_GUARD, Client, Server
+from helpers.server import HANG_GUARD, Server
 
 pytestmark = pytest.mark.anyio
 
 ServerFactory = Callable[..., Awaitable[Server]]
 
 
-async def _my_turn(c: Client, seat: int) -> dict[str, Any]:
-    """The next update (or the welcome) that asks ``seat`` to act."""
-    view = c.welcome.get("view") or {}
-    if view.get("current") == seat and view.get("phase") == "START":
-        return c.welcome
-    return await c.expect(
-        "update", lambda m: m["view"]["current"] == seat and m["view"]["phase"] == "START"
-    )
+def _mine(msg: dict[str, Any]) -> bool:
+    view = msg.get("view") or {}
+    return bool(view.get("current") == 0 and view.get("phase") == "START")
 
 
 async def _short_indian_game(server: Server, throws: int) -> str:
-    """A finished Indian Rummy game: Ann draws and throws ``throws`` times, then drops and
-    the bot is the last one standing."""
+    """A finished Indian Rummy game: Ann (seat 0) draws and throws ``throws`` times, then
+    drops and the bot is the last one standing."""
     made = await server.create(
         preset="indian13",
         seats=[{}, {"kind": "bot", "bot": "simple"}],
@@ -37,17 +32,20 @@ async def _short_indian_game(server: Server, throws: int) -> str:
         creator_name="Ann",
     )
     tid = made["table"]["id"]
-    c = await server.client(tid, made["seat_token"])
     await server.start_table(tid, made["creator_token"])
+    c = await server.client(tid, made["seat_token"])
+    msg = c.welcome
     for _ in range(throws):
-        msg = await _my_turn(c, 0)
+        if not _mine(msg):
+            msg = await c.expect("update", _mine)
         got = await c.act("draw", msg["seq"])
         assert got["type"] == "update", got
         card = got["view"]["hand"][-1]
-        got = await c.act(f"discard {card}", got["seq"])
-        assert got["type"] == "update", got
-    msg = await _my_turn(c, 0)
-    got = await c.act("drop", msg["seq"])
+        msg = await c.act(f"discard {card}", got["seq"])
+        assert msg["type"] == "update", msg
+    if not _mine(msg):
+        msg = await c.expect("update", _mine)
+    await c.act("drop", msg["seq"])
     await c.expect("reveal")
     await c.close()
     return tid

@@ -170,11 +170,16 @@ def analysis_router() -> APIRouter:
         """The analysis of a finished game: stored (``done``), ``running`` (with how many
         actions of how many are judged), ``failed`` or ``none``."""
         service: TableService = request.app.state.service
+        analyses = _analyses(request)
+        # the job first: it stores its result before it goes, so without a job the stored
+        # analysis is complete (or was never made)
+        if table_id in analyses.jobs:
+            return analyses.state(table_id)
         stored = await service.store.get_analysis(table_id)
         if stored is not None:
             return {"status": "done", "analysis": stored}
         await _finished_record(service, table_id)
-        return _analyses(request).state(table_id)
+        return analyses.state(table_id)
 
     @router.post(
         "/api/tables/{table_id}/analysis",
@@ -184,12 +189,15 @@ def analysis_router() -> APIRouter:
     async def analyse(table_id: str, request: Request) -> Any:
         """Analyse the finished game (202: started; 200: already stored, or in progress)."""
         service: TableService = request.app.state.service
+        analyses = _analyses(request)
+        job = analyses.jobs.get(table_id)
+        if job is not None and job.failed is None:
+            return JSONResponse(analyses.state(table_id), status_code=200)
         stored = await service.store.get_analysis(table_id)
         if stored is not None:
             return JSONResponse({"status": "done", "analysis": stored}, status_code=200)
         record = await _finished_record(service, table_id)
-        analyses = _analyses(request)
-        job = analyses.jobs.get(table_id)
+        job = analyses.jobs.get(table_id)  # another request may have started it meanwhile
         if job is not None and job.failed is None:
             return JSONResponse(analyses.state(table_id), status_code=200)
         analyses.admit(client_key(request))
