@@ -224,8 +224,10 @@ def test_rummy_analyse_draws_a_chart(tmp_path: Path) -> None:
     png = tmp_path / "chart.png"
     res = runner.invoke(
         app,
-        ["analyse", str(path), "--samples", "1", "--max-samples", "1", "--max-turns", "1"]
-        + ["--chart", str(png)],
+        [
+            *("analyse", str(path), "--samples", "1", "--max-samples", "1"),
+            *("--max-turns", "1", "--chart", str(png)),
+        ],
     )
     assert res.exit_code == 0, res.output
     assert "blunder" in res.output and "could have gone out" in res.output

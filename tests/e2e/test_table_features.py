@@ -266,7 +266,8 @@ def _short_rummikub_game(server: Server) -> str:
         "bot_pause": 0,
     }
     created = httpx.post(f"{server.url}/api/tables", json=body, timeout=ANALYSIS_GUARD).json()
-    tid, token, creator = created["table"]["id"], created["seat_token"], created["creator_token"]
+    tid: str = created["table"]["id"]
+    token, creator = created["seat_token"], created["creator_token"]
     server.next_seed("e2e-analysis-1")
     auth = {"Authorization": f"Bearer {creator}"}
     r = httpx.post(f"{server.url}/api/tables/{tid}/start", headers=auth, timeout=ANALYSIS_GUARD)

@@ -31,7 +31,7 @@ async def _short_indian_game(server: Server, throws: int) -> str:
         creator_seat=0,
         creator_name="Ann",
     )
-    tid = made["table"]["id"]
+    tid: str = made["table"]["id"]
     await server.start_table(tid, made["creator_token"])
     c = await server.client(tid, made["seat_token"])
     msg = c.welcome
