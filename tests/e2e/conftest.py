@@ -39,6 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         OPENRUMMY_BOTS_ONLY_TABLES_PER_CLIENT="1000",
         # The replay's analysis: few sampled deals, short play-outs (a test game is short).
         OPENRUMMY_ANALYSIS_SAMPLES="2",
+        OPENRUMMY_ANALYSIS_MAX_SAMPLES="4",
         OPENRUMMY_ANALYSIS_MAX_TURNS="6",
         XDG_DATA_HOME=str(tmp),
     )

@@ -65,7 +65,11 @@ async def _wait_done(server: Server, tid: str) -> list[dict[str, Any]]:
 
 async def test_analyse_a_finished_game_then_read_it_back(server_factory: ServerFactory) -> None:
     server = await server_factory(
-        worker_kind="thread", analysis_samples=2, analysis_max_turns=4, analysis_burst=1
+        worker_kind="thread",
+        analysis_samples=2,
+        analysis_max_samples=4,
+        analysis_max_turns=4,
+        analysis_burst=1,
     )
     # unknown tables, odd ids
     for tid in ("nope", "x" * 300, "%00"):

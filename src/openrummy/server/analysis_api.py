@@ -120,7 +120,11 @@ class Analyses:
         service: TableService,
     ) -> None:
         s = self.settings
-        settings = AnalysisSettings(samples=s.analysis_samples, max_turns=s.analysis_max_turns)
+        settings = AnalysisSettings(
+            samples=s.analysis_samples,
+            max_samples=s.analysis_max_samples,
+            max_turns=s.analysis_max_turns,
+        )
         n = max(1, s.workers)
         at_once = asyncio.Semaphore(n)
 

@@ -115,6 +115,9 @@ class Settings:
     analysis_samples: int = 8
     """The web replay's analysis: sampled deals per decision for the win chance (0: the
     exact facts only). ``docs/analysis.md`` gives what a whole game costs."""
+    analysis_max_samples: int = 32
+    """The web replay's analysis: sampled deals per decision at most (more while a grade is
+    unclear)."""
     analysis_max_turns: int = 30
     """The web replay's analysis: actions a play-out runs before it is judged."""
     analysis_running: int = 1
