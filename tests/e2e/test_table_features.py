@@ -301,7 +301,14 @@ def test_analyse_a_game_in_the_replay(server: Server, browser: Any) -> None:
     page.wait_for_selector("#analysis-graph polyline", state="attached")
     assert page.locator("#analysis-graph polyline").count() >= 1
     moves = page.locator("#analysis-moves .move")
-    assert moves.count() >= 1
+    findings = moves.count()
+    assert findings >= 1
+    page.uncheck("#analysis-only-findings")  # every decision, each with its mark
+    page.wait_for_function(
+        f"document.querySelectorAll('#analysis-moves .move').length > {findings}"
+    )
+    assert page.locator("#analysis-moves .move .grade-mark").count() == moves.count()
+    page.check("#analysis-only-findings")
     assert "Ann" in page.inner_text(".analysis-legend")
     # Ann drew where she could have placed cards: her first such decision, with the
     # solver's steps to the best play and its table

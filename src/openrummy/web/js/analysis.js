@@ -93,6 +93,8 @@ export function analysisPanel(tableId, goTo) {
   /** @type {number | null} */
   let picked = null;
   let step = 0;
+  /** Only the decisions with findings (facts, or a grade below good) in the list. */
+  let onlyFindings = true;
   let alive = true;
   /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
@@ -164,6 +166,7 @@ export function analysisPanel(tableId, goTo) {
     const lang = getLang();
     const chosen = picked === null ? null : a.decisions.find((d) => d.index === picked) || null;
     const noteworthy = a.decisions.filter((d) => d.facts.length || (d.grade && d.grade !== "good"));
+    const listed = onlyFindings && noteworthy.length ? noteworthy : a.decisions;
     replace(
       el,
       h("h3", null, t("analysis.title")),
@@ -188,9 +191,24 @@ export function analysisPanel(tableId, goTo) {
       ),
       chosen ? bestPlay(a, chosen, lang) : null,
       h(
+        "label",
+        { class: "analysis-filter" },
+        h("input", {
+          type: "checkbox",
+          id: "analysis-only-findings",
+          checked: onlyFindings,
+          onchange: (/** @type {any} */ e) => {
+            onlyFindings = e.target.checked;
+            draw();
+          },
+        }),
+        " ",
+        t("analysis.only_findings", { n: noteworthy.length, of: a.decisions.length }),
+      ),
+      h(
         "ol",
         { class: "analysis-moves", id: "analysis-moves" },
-        (noteworthy.length ? noteworthy : a.decisions).map((d) =>
+        listed.map((d) =>
           h(
             "li",
             {
