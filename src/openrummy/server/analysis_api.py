@@ -46,7 +46,7 @@ __all__ = ["Analyses", "analysis_router"]
 
 log = logging.getLogger("openrummy.server")
 
-SPANS_PER_WORKER = 4
+SPANS_PER_WORKER = 8
 """Spans of actions per worker: the progress bar moves this often per worker, and a helper
 request (a hint, a check) waits at most one span for a worker."""
 

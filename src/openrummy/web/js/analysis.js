@@ -247,6 +247,10 @@ export function analysisPanel(tableId, goTo) {
     /** @param {number} k */
     setStep(k) {
       step = k;
+      // the decision taken at this position (step k is the position before action k)
+      for (const li of el.querySelectorAll("#analysis-moves .move")) {
+        li.classList.toggle("now", /** @type {HTMLElement} */ (li).dataset.index === String(k));
+      }
       const now = el.querySelector("#analysis-now");
       if (now && analysis) {
         const svg = /** @type {SVGSVGElement} */ (el.querySelector("svg"));
