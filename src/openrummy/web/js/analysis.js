@@ -144,6 +144,13 @@ export function analysisPanel(tableId, goTo) {
     draw();
   };
 
+  /** Mark the decision taken at the replay's position (step k is before action k). */
+  const markNow = () => {
+    for (const li of el.querySelectorAll("#analysis-moves .move")) {
+      li.classList.toggle("now", /** @type {HTMLElement} */ (li).dataset.index === String(step));
+    }
+  };
+
   const draw = () => {
     if (!analysis) {
       replace(
@@ -232,6 +239,7 @@ export function analysisPanel(tableId, goTo) {
         ),
       ),
     );
+    markNow();
   };
 
   return {
@@ -247,10 +255,7 @@ export function analysisPanel(tableId, goTo) {
     /** @param {number} k */
     setStep(k) {
       step = k;
-      // the decision taken at this position (step k is the position before action k)
-      for (const li of el.querySelectorAll("#analysis-moves .move")) {
-        li.classList.toggle("now", /** @type {HTMLElement} */ (li).dataset.index === String(k));
-      }
+      markNow();
       const now = el.querySelector("#analysis-now");
       if (now && analysis) {
         const svg = /** @type {SVGSVGElement} */ (el.querySelector("svg"));
