@@ -326,4 +326,10 @@ def test_analyse_a_game_in_the_replay(server: Server, browser: Any) -> None:
     page.goto(f"{server.url}/#/replay/{tid}")
     page.wait_for_selector("#analysis-graph polyline", state="attached")
     assert page.locator("#analyse-btn").count() == 0
+    # in German: the panel, the accuracy and the facts from the message catalogue
+    page.click("[data-lang=de]")
+    page.wait_for_selector("#analysis h3 >> text=Analyse")
+    assert "Genauigkeit" in page.inner_text(".analysis-legend")
+    assert "nicht gelegt, die der beste Zug legt" in page.inner_text("#analysis-moves")
+    page.click("[data-lang=en]")
     assert not page.js_errors
