@@ -109,7 +109,7 @@ export function analysisPanel(tableId, goTo) {
       if (alive && !timer) timer = setTimeout(poll, POLL_MS);
     } else if (state.status === "failed") {
       progress = null;
-      error = state.message;
+      error = t("analysis.failed"); // the server's words (English) are for programs and logs
     }
     draw();
   };

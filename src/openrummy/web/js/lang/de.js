@@ -296,4 +296,5 @@ export const de = {
   "analysis.best": "Der beste Zug, in den Schritten des Lösers:",
   "analysis.was_best": "Der gespielte Zug ist so gut wie der beste, den der Löser findet.",
   "analysis.only_findings": "Nur Entscheidungen mit Befund ({n} von {of})",
+  "analysis.failed": "Die Analyse ist nicht gelungen. Bitte noch einmal versuchen.",
 };

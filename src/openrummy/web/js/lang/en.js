@@ -296,4 +296,5 @@ export const en = {
   "analysis.best": "The best play, as the solver's steps:",
   "analysis.was_best": "What was played is as good as the best play the solver finds.",
   "analysis.only_findings": "Only the decisions with findings ({n} of {of})",
+  "analysis.failed": "The analysis could not be made. Try again.",
 };
