@@ -6,6 +6,7 @@ Every word they print comes from the message catalogue, in English or German (``
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +26,9 @@ def _fail(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(2)
 
+
+PARALLEL_FROM = 40
+"""Records of fewer actions are analysed in this process (starting workers costs more)."""
 
 LangOption = Annotated[str, typer.Option("--lang", help="Language of the output: en or de.")]
 
@@ -58,6 +62,22 @@ def analyse(
     all_decisions: Annotated[
         bool, typer.Option("--all", help="List every decision, not only those with findings.")
     ] = False,
+    max_samples: Annotated[
+        int,
+        typer.Option(
+            "--max-samples",
+            min=0,
+            help="Most sampled deals per decision: more while a grade is unclear.",
+        ),
+    ] = 32,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            min=0,
+            help="Worker processes for the win chance (0: one per core).",
+        ),
+    ] = 0,
     lang: LangOption = "en",
 ) -> None:
     """Judge every decision of a game record: the exact best play, win chance, grades."""
@@ -65,7 +85,8 @@ def analyse(
     from rich.progress import Progress
     from rich.table import Table
 
-    from openrummy.analysis import AnalysisSettings, analyse_record
+    from openrummy.analysis import AnalysisSettings
+    from openrummy.analysis.parallel import analyse_parallel
     from openrummy.record import load_record
 
     if chart is not None:
@@ -80,6 +101,7 @@ def analyse(
             raise _fail(f"cannot write the chart to {chart}: not a file in an existing folder")
     settings = AnalysisSettings(
         samples=samples,
+        max_samples=max_samples,
         seed=seed,
         max_turns=max_turns,
         rounds=frozenset(rounds) if rounds else None,
@@ -92,7 +114,10 @@ def analyse(
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total or 1)
 
-            result = analyse_record(rec, settings, progress=progress)
+            workers = jobs or os.cpu_count() or 1
+            if samples == 0 or len(rec.actions) < PARALLEL_FROM:
+                workers = 1  # not worth starting processes
+            result = analyse_parallel(rec, settings, jobs=workers, progress=progress)
     except RummyError as e:
         raise _fail(str(e).splitlines()[0]) from None
     names = list(result.players)

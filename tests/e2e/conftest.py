@@ -40,6 +40,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         # Every page of the run shares one address's helper budget: table checks cost
         # their CPU only, not the least charge that caps one address's requests a second.
         OPENRUMMY_WORKER_MIN_CHARGE="0",
+        # The replay's analysis: few sampled deals, short play-outs (a test game is short).
+        OPENRUMMY_ANALYSIS_SAMPLES="2",
+        OPENRUMMY_ANALYSIS_MAX_SAMPLES="4",
+        OPENRUMMY_ANALYSIS_MAX_TURNS="6",
         XDG_DATA_HOME=str(tmp),
     )
     log = (tmp / "server.log").open("w")

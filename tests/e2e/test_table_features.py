@@ -1,14 +1,19 @@
 """The table as a player keeps it: the hand order across a draw, an opponent's turn and a
 reload; undo and redo of the steps of a turn; Draw asking before it throws away a half-built
 table; the new-card glow until the next move; the title badge on one's turn; leaving,
-cancelling and closing a table from the page; a rematch with the same seats and a new seed.
+cancelling and closing a table from the page; a rematch with the same seats and a new seed;
+the replay's Analyse button (progress, the win-chance graph, the best play as solver steps,
+the stored analysis on a second visit).
 """
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 import httpx
+from websockets.sync.client import connect
 
 from helpers.e2e import Server, _box, drag, new_page, shot
 from openrummy.games.families import new_match
@@ -244,4 +249,87 @@ def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> N
     )
     page.click("#replay-play")  # pause
     assert page.get_attribute("#replay-play", "aria-pressed") == "false"
+    assert not page.js_errors
+
+
+ANALYSIS_GUARD = 20.0
+"""Seconds a request or a message of the analysis test may take: a guard against hangs."""
+
+
+def _short_rummikub_game(server: Server) -> str:
+    """Ann draws three times against the simple bot, then closes the table."""
+    body = {
+        "preset": "rummikub",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "simple"}],
+        "creator_seat": 0,
+        "creator_name": "Ann",
+        "bot_pause": 0,
+    }
+    created = httpx.post(f"{server.url}/api/tables", json=body, timeout=ANALYSIS_GUARD).json()
+    tid: str = created["table"]["id"]
+    token, creator = created["seat_token"], created["creator_token"]
+    server.next_seed("e2e-analysis-1")
+    auth = {"Authorization": f"Bearer {creator}"}
+    r = httpx.post(f"{server.url}/api/tables/{tid}/start", headers=auth, timeout=ANALYSIS_GUARD)
+    assert r.status_code == 200, r.text
+    ws_url = server.url.replace("http://", "ws://") + f"/ws/tables/{tid}"
+    with connect(ws_url, open_timeout=ANALYSIS_GUARD) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        msg = json.loads(ws.recv(timeout=ANALYSIS_GUARD))
+        draws = 0
+        deadline = time.monotonic() + ANALYSIS_GUARD
+        while draws < 3 and time.monotonic() < deadline:
+            view = msg.get("view") or {}
+            if msg["type"] in ("welcome", "update") and view.get("current") == 0:
+                ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": "draw"}))
+                draws += 1
+            msg = json.loads(ws.recv(timeout=ANALYSIS_GUARD))
+        assert draws == 3
+    r = httpx.post(f"{server.url}/api/tables/{tid}/close", headers=auth, timeout=ANALYSIS_GUARD)
+    assert r.status_code == 200, r.text
+    return tid
+
+
+def test_analyse_a_game_in_the_replay(server: Server, browser: Any) -> None:
+    tid = _short_rummikub_game(server)
+    page = new_page(browser)
+    page.goto(f"{server.url}/#/replay/{tid}")
+    page.wait_for_selector("#analyse-btn")
+    page.click("#analyse-btn")
+    # the progress bar, then the graph (the analysis runs in the server's workers)
+    page.wait_for_selector("#analysis-progress, #analysis-graph", state="attached")
+    page.wait_for_selector("#analysis-graph polyline", state="attached")
+    assert page.locator("#analysis-graph polyline").count() >= 1
+    moves = page.locator("#analysis-moves .move")
+    findings = moves.count()
+    assert findings >= 1
+    page.uncheck("#analysis-only-findings")  # every decision, each with its mark
+    page.wait_for_function(
+        f"document.querySelectorAll('#analysis-moves .move').length > {findings}"
+    )
+    assert page.locator("#analysis-moves .move .grade-mark").count() == moves.count()
+    page.check("#analysis-only-findings")
+    assert "Ann" in page.inner_text(".analysis-legend")
+    # Ann drew where she could have placed cards: her first such decision, with the
+    # solver's steps to the best play and its table
+    missed = page.locator("#analysis-moves .move", has_text="left unplaced").first
+    missed.click()
+    page.wait_for_selector("#analysis-best .solver-steps li")
+    assert page.locator("#analysis-best .best-table .card").count() >= 3
+    index = int(str(missed.get_attribute("data-index")))
+    page.wait_for_function(
+        f"document.querySelector('#replay-step')?.innerText.includes('Step {index} of')"
+    )
+    shot(page, "30-replay-analysis")
+    # a second visit: the stored analysis at once, no button
+    page.goto(f"{server.url}/#/")
+    page.goto(f"{server.url}/#/replay/{tid}")
+    page.wait_for_selector("#analysis-graph polyline", state="attached")
+    assert page.locator("#analyse-btn").count() == 0
+    # in German: the panel, the accuracy and the facts from the message catalogue
+    page.click("[data-lang=de]")
+    page.wait_for_selector("#analysis h3 >> text=Analyse")
+    assert "Genauigkeit" in page.inner_text(".analysis-legend")
+    assert "nicht gelegt, die der beste Zug legt" in page.inner_text("#analysis-moves")
+    page.click("[data-lang=en]")
     assert not page.js_errors

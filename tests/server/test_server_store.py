@@ -94,3 +94,18 @@ async def test_a_seat_is_taken_once(store: Store) -> None:
     )
     assert results.count(True) == 1
     assert not await store.take_seat("t2", 1, "x", "1" * 64)  # a bot's seat
+
+
+async def test_a_game_s_analysis_is_stored_once(store: Store) -> None:
+    await store.create_table(_table("t9"))
+    assert await store.start_game("t9", seed="s", commitment="c", started_at=0.0, bot_seats={})
+    assert await store.get_analysis("t9") is None
+    first = {"game": "robbers", "decisions": [{"index": 0, "grade": "blunder"}], "steps": {}}
+    await asyncio.gather(
+        store.put_analysis("t9", first, at=1.0),
+        store.put_analysis("t9", {"game": "robbers", "decisions": []}, at=2.0),
+    )
+    got = await store.get_analysis("t9")
+    assert got is not None and got["game"] == "robbers"
+    await store.put_analysis("t9", {"other": True}, at=3.0)  # kept out: the first stays
+    assert await store.get_analysis("t9") == got

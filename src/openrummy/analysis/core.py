@@ -73,13 +73,20 @@ class AnalysisSettings:
     """How hard the win-chance estimate works (the facts are exact whatever these are)."""
 
     samples: int = 8
-    """Sampled worlds per decision (0: facts only, no win chance, no grades)."""
+    """Sampled worlds per decision at least (0: facts only, no win chance, no grades)."""
+    max_samples: int = 32
+    """Sampled worlds per decision at most: a decision whose alternatives differ gets more
+    worlds, 4 at a time, until the drop between them is clear of the grade thresholds (its
+    interval falls in one grade) or this many were played out."""
     seed: int = 0
     """The sampling seed: the same seed gives the same estimate."""
     max_turns: int = 30
     """Actions a play-out runs before the round is judged by cards (or deadwood) left."""
     rounds: frozenset[int] | None = None
     """Only these rounds (0 first); ``None``: every round."""
+    span: tuple[int, int] | None = None
+    """Only the actions ``lo <= index < hi`` (the others are replayed, not judged); ``None``:
+    every action. :mod:`openrummy.analysis.parallel` splits a record into spans."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +195,9 @@ def analyse_record(
         if match.outcome is not None:
             raise RecordError(f"action {i} comes after the end of the match")
         round_no = match.round_index
-        wanted = settings.rounds is None or round_no in settings.rounds
+        wanted = (settings.rounds is None or round_no in settings.rounds) and (
+            settings.span is None or settings.span[0] <= i < settings.span[1]
+        )
         game = match.game
         seat = action.seat
         local = match.seats.index(seat) if seat in match.seats else None
@@ -265,21 +274,60 @@ class _Judge(ABC):
         """The decision of ``seat`` at action ``index``, once the action was applied."""
 
 
+Deal = Callable[[int, int], tuple[Any, Action | None] | None]
+"""``deal(k, c)``: sampled world ``k`` for candidate ``c`` and the candidate's first action
+(``None``: the world already holds it), or ``None`` when no world could be dealt."""
+
+Z = 1.645
+"""The paired drop's interval half-width in standard errors (90 %, two-sided) that must fall
+in one grade before the sampling stops early."""
+
+
+def _settled(drops: Sequence[float]) -> bool:
+    """Whether the mean of the paired drops is clear of the grade thresholds."""
+    n = len(drops)
+    mean = sum(drops) / n
+    var = sum((d - mean) ** 2 for d in drops) / (n - 1) if n > 1 else 1.0
+    half = Z * (var / n) ** 0.5
+    lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    return grade(lo, 0.0) is grade(hi, 0.0)
+
+
 def _estimate(
-    worlds: Sequence[Any | None],
-    seat: int,
-    candidates: Sequence[Action | None],
-    max_turns: int,
+    deal: Deal, seat: int, candidates: int, settings: AnalysisSettings
 ) -> list[WinChance] | None:
-    """Each candidate's win chance over the same worlds (``None`` if no world was dealt)."""
-    usable = [w for w in worlds if w is not None]
-    if not usable:
+    """Each candidate's win chance over the same sampled worlds (common random numbers):
+    ``settings.samples`` worlds, then 4 more at a time while the drop from the best candidate
+    to the first (what was played) is not clear of the grade thresholds, up to
+    ``settings.max_samples``. ``None`` if no world was dealt."""
+    shares: list[list[float]] = [[] for _ in range(candidates)]
+    limit = max(settings.samples, settings.max_samples)
+    k = 0
+    while k < limit:
+        row: list[float] = []
+        for c in range(candidates):
+            got = deal(k, c)
+            if got is None:
+                break
+            world, first = got
+            row.append(playout(world, seat, first, max_turns=settings.max_turns))
+        k += 1
+        if len(row) == candidates:
+            for c, v in enumerate(row):
+                shares[c].append(v)
+        n = len(shares[0])
+        if k < settings.samples or n == 0 or (k - settings.samples) % 4:
+            continue
+        if candidates == 1:
+            break
+        means = [sum(v) / n for v in shares]
+        best = max(range(candidates), key=lambda c: means[c])
+        if best == 0 or _settled([b - a for a, b in zip(shares[0], shares[best], strict=True)]):
+            break
+    n = len(shares[0])
+    if n == 0:
         return None
-    out: list[WinChance] = []
-    for cand in candidates:
-        total = sum(playout(w.copy(), seat, cand, max_turns=max_turns) for w in usable)
-        out.append(wilson(total / len(usable), len(usable)))
-    return out
+    return [wilson(sum(v) / n, n) for v in shares]
 
 
 class _ManipulationJudge(_Judge):
@@ -319,11 +367,16 @@ class _ManipulationJudge(_Judge):
             candidates: list[Action] = [action]
             if greedy != action:
                 candidates.append(greedy)
-            worlds = []
-            for k in range(settings.samples):
-                rng = random.Random(f"{rng_seed}/{k}")
-                worlds.append(sample_manipulation_world(rules, view, rng))
-            got = _estimate(worlds, local, candidates, settings.max_turns)
+            worlds: dict[int, ManipulationGame | None] = {}
+
+            def deal(k: int, c: int) -> tuple[Any, Action | None] | None:
+                if k not in worlds:
+                    rng = random.Random(f"{rng_seed}/{k}")
+                    worlds[k] = sample_manipulation_world(rules, view, rng)
+                w = worlds[k]
+                return None if w is None else (w.copy(), candidates[c])
+
+            got = _estimate(deal, local, len(candidates), settings)
             if got is not None:
                 self.win = (max(got, key=lambda w: w.value), got[0])
 
@@ -431,11 +484,16 @@ class _IndianJudge(_Judge):
             else:
                 self.forced = not (ActionKind.DROP in legal or isinstance(action, Drop))
             if sampling and not self.forced:
-                worlds = [
-                    sample_indian_world(rules, view, random.Random(f"{rng_seed}/{k}"))
-                    for k in range(settings.samples)
-                ]
-                got = _estimate(worlds, local, candidates, settings.max_turns)
+                hands: dict[int, IndianGame | None] = {}
+
+                def deal(k: int, c: int) -> tuple[Any, Action | None] | None:
+                    if k not in hands:
+                        rng = random.Random(f"{rng_seed}/{k}")
+                        hands[k] = sample_indian_world(rules, view, rng)
+                    w = hands[k]
+                    return None if w is None else (w.copy(), candidates[c])
+
+                got = _estimate(deal, local, len(candidates), settings)
                 if got is not None:
                     self.win = (max(got, key=lambda w: w.value), got[0])
         elif view.phase is IndianPhase.DISCARD:
@@ -492,17 +550,12 @@ class _IndianJudge(_Judge):
     def _throws(
         self, cards: Sequence[Card], settings: AnalysisSettings, rng_seed: str, local: int
     ) -> list[WinChance] | None:
-        out: list[WinChance] = []
-        for card in cards:
-            worlds = [
-                indian_after_throw(self.rules, self.view, card, random.Random(f"{rng_seed}/{k}"))
-                for k in range(settings.samples)
-            ]
-            got = _estimate(worlds, local, [None], settings.max_turns)
-            if got is None:
-                return None
-            out.append(got[0])
-        return out
+        def deal(k: int, c: int) -> tuple[Any, Action | None] | None:
+            rng = random.Random(f"{rng_seed}/{k}")
+            w = indian_after_throw(self.rules, self.view, cards[c], rng)
+            return None if w is None else (w, None)
+
+        return _estimate(deal, local, len(cards), settings)
 
     def decide(self, index: int, round_no: int, seat: int, accepted: bool) -> Decision:
         d = Decision(

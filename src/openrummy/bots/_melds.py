@@ -137,23 +137,53 @@ def lay_off(
     """Add hand cards to table melds one at a time while any fits; returns (table, left)."""
     melds = list(table)
     left = list(hand)
+    memo = _memo(rules)
     changed = True
     while changed:
         changed = False
+        fits = [memo.setdefault(m, {}) for m in melds]
         for card in sorted(set(left), key=Card.sort_key):
             for i, meld in enumerate(melds):
-                for item in _items_for(card, meld, rules):
-                    grown = Meld((*meld.items, item))
-                    if grown.is_valid(rules):
-                        melds[i] = grown.normalized(rules)
-                        left.remove(card)
-                        changed = True
-                        break
-                if changed:
+                known = fits[i]
+                if card in known:
+                    grown = known[card]
+                else:
+                    grown = known[card] = _grown(meld, card, rules)
+                if grown is not None:
+                    melds[i] = grown
+                    left.remove(card)
+                    changed = True
                     break
             if changed:
                 break
     return melds, left
+
+
+_GROWN: dict[int, tuple[MeldRules, dict[Meld, dict[Card, Meld | None]]]] = {}
+_GROWN_LIMIT = 50_000
+
+
+def _memo(rules: MeldRules) -> dict[Meld, dict[Card, Meld | None]]:
+    """What each card makes of each meld under ``rules`` (:func:`_grown`), remembered per
+    rules object (by identity: hashing the rules costs more than the check) and meld:
+    play-outs lay off onto the same table melds again and again."""
+    entry = _GROWN.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_GROWN) >= 16:
+            _GROWN.clear()
+        entry = _GROWN[id(rules)] = (rules, {})
+    if len(entry[1]) >= _GROWN_LIMIT:
+        entry[1].clear()
+    return entry[1]
+
+
+def _grown(meld: Meld, card: Card, rules: MeldRules) -> Meld | None:
+    """``meld`` with ``card`` added (normalized), or None if no way of adding it is valid."""
+    for item in _items_for(card, meld, rules):
+        grown = Meld((*meld.items, item))
+        if grown.is_valid(rules):
+            return grown.normalized(rules)
+    return None
 
 
 def _items_for(card: Card, meld: Meld, rules: MeldRules) -> list[MeldItem]:

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 import openrummy
 
+from .analysis_api import analysis_router
 from .bus import Bus, NullBus, PostgresBus
 from .errors import ErrorCode, ServiceError
 from .heap import HeapPolicy
@@ -347,6 +348,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     # The web interface: the page at / and its helpers (openrummy.server.web).
     install_web(app)
     app.include_router(puzzles_router)  # the puzzles page (openrummy.server.puzzles_api)
+    app.include_router(analysis_router())  # the web replay's analysis (server/analysis_api.py)
 
     # -- WebSocket ------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

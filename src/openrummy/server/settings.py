@@ -112,6 +112,22 @@ class Settings:
     """Start the worker processes (each loads the solver) when the server starts, so the
     first check does not wait for them; off: on the first helper request."""
 
+    analysis_samples: int = 8
+    """The web replay's analysis: sampled deals per decision for the win chance (0: the
+    exact facts only). ``docs/analysis.md`` gives what a whole game costs."""
+    analysis_max_samples: int = 32
+    """The web replay's analysis: sampled deals per decision at most (more while a grade is
+    unclear)."""
+    analysis_max_turns: int = 30
+    """The web replay's analysis: actions a play-out runs before it is judged."""
+    analysis_running: int = 1
+    """Analyses in progress at once, server-wide (each uses every worker); beyond it a new
+    one is answered ``busy`` (503). A stored analysis is always answered at once."""
+    analysis_per_hour: float = 6.0
+    """New analyses one client address may start per hour, sustained."""
+    analysis_burst: int = 3
+    """New analyses one client address may start at once."""
+
     hello_failures_per_minute: float = 10.0
     """Failed hellos (a token that holds no seat) one address may send per minute (bursts of
     as many); beyond it a hello is answered ``rate_limited`` without looking."""

@@ -57,6 +57,7 @@ __all__ = [
     "SeqConflict",
     "Store",
     "TableRow",
+    "analysis_t",
     "metadata",
 ]
 
@@ -151,6 +152,14 @@ puzzle_attempt_t = Table(
     Column("rating_before", Float, nullable=True),
     Column("rating_after", Float, nullable=True),
 )
+analysis_t = Table(
+    "rummy_analysis",
+    metadata,
+    Column("table_id", String(32), ForeignKey("rummy_game.table_id"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("result", JSON, nullable=False),
+)
+"""A finished game's analysis (``openrummy.server.analysis_api``), stored once computed."""
 
 NOTIFY_CHANNEL = "openrummy"
 _MIGRATION_LOCK = 0x6F72756D  # "orum": one migrator at a time on PostgreSQL
@@ -867,6 +876,32 @@ class Store:
                 if res.rowcount != 1:
                     raise IntegrityError("rated twice", None, Exception("rated twice"))
             return attempt, player_after, puzzle_after
+
+    # -- analyses -------------------------------------------------------------------------
+    async def get_analysis(self, table_id: str) -> dict[str, Any] | None:
+        """The stored analysis of the table's game, if one was made."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(analysis_t.c.result).where(analysis_t.c.table_id == table_id)
+                )
+            ).first()
+        return None if row is None else dict(row.result)
+
+    async def put_analysis(self, table_id: str, result: dict[str, Any], *, at: float) -> None:
+        """Store the analysis of the table's game (a second one for the same game is kept
+        out: the first stays)."""
+        if self.is_sqlite:
+            from sqlalchemy.dialects.sqlite import insert as upsert
+        else:
+            from sqlalchemy.dialects.postgresql import insert as upsert  # type: ignore[assignment]
+        stmt = (
+            upsert(analysis_t)
+            .values(table_id=table_id, created_at=at, result=result)
+            .on_conflict_do_nothing(index_elements=["table_id"])
+        )
+        async with self._tx() as conn:
+            await conn.execute(stmt)
 
 
 def _glicko(r: Any) -> Glicko:

@@ -210,6 +210,18 @@ class Workers:
             self._broken()
         return result
 
+    async def background(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker outside the per-client budgets: for long work that has
+        limits of its own (the game analyses of :mod:`.analysis_api`)."""
+        try:
+            job = self._executor().submit(fn, *args)
+        except BrokenProcessPool:
+            self._broken()
+        try:
+            return await asyncio.wrap_future(job)
+        except BrokenProcessPool:
+            self._broken()
+
     def _ended(
         self, client: str, budget: CpuBudget, job: concurrent.futures.Future[tuple[Any, float]]
     ) -> None:

@@ -5,11 +5,13 @@
  */
 
 export class ApiError extends Error {
-  /** @param {number} status @param {string} code @param {string} message */
-  constructor(status, code, message) {
+  /** @param {number} status @param {string} code @param {string} message @param {any} [why] */
+  constructor(status, code, message, why = null) {
     super(message);
     this.status = status;
     this.code = code;
+    /** The refusal's reason as data (`{reason: "server.busy", retry_after: 3}`), if any. */
+    this.why = why;
   }
 }
 
@@ -36,7 +38,7 @@ export async function api(method, path, body, token) {
   if (!res.ok) {
     let msg = data?.message || res.statusText;
     if (Array.isArray(data?.detail)) msg = data.detail.map((/** @type {any} */ d) => d.msg).join("; ");
-    throw new ApiError(res.status, data?.error || "http", msg);
+    throw new ApiError(res.status, data?.error || "http", msg, data?.why ?? null);
   }
   return data;
 }

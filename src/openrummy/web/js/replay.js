@@ -1,8 +1,10 @@
 // @ts-check
 /**
  * Step-through replay of a finished game: the server replays the stored actions from the
- * revealed seed (`GET /api/tables/{id}/replay?step=k`) and shows every hand.
+ * revealed seed (`GET /api/tables/{id}/replay?step=k`) and shows every hand. Below it, the
+ * game's analysis (analysis.js): its decisions link back to the step they were made at.
  */
+import { analysisPanel } from "./analysis.js";
 import { api } from "./api.js";
 import { cardEl, parseItem } from "./cards.js";
 import { h, replace } from "./dom.js";
@@ -32,6 +34,11 @@ export async function replayPage(root, tableId) {
     if (playing) clearInterval(playing);
     playing = null;
   };
+
+  const panel = analysisPanel(tableId, (k) => {
+    stop();
+    load(k);
+  });
 
   const load = async (/** @type {number} */ k) => {
     try {
@@ -67,7 +74,11 @@ export async function replayPage(root, tableId) {
     }
     if (frame) draw();
   };
-  onLangChange(() => alive && frame && draw());
+  onLangChange(() => {
+    if (!alive) return;
+    panel.redraw();
+    if (frame) draw();
+  });
 
   const draw = () => {
     const v = frame.view;
@@ -150,16 +161,20 @@ export async function replayPage(root, tableId) {
             ),
           ),
         ),
+        panel.el,
         h("p", null, h("a", { class: "btn", href: `/api/tables/${tableId}/record`, download: `openrummy-${tableId}.json` }, t("final.download")), " ", h("a", { class: "btn", href: "#/" }, t("nav.lobby"))),
       ),
     );
+    panel.setStep(step);
   };
 
   await load(0);
+  panel.load();
   return {
     destroy() {
       alive = false;
       stop();
+      panel.destroy();
       document.removeEventListener("keydown", onKey);
     },
   };

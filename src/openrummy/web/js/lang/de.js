@@ -327,4 +327,16 @@ export const de = {
   "replay.hands": "Alle Hände",
   "replay.play": "Abspielen",
   "replay.pause": "Pause",
+
+  "analysis.title": "Analyse",
+  "analysis.button": "Analysieren",
+  "analysis.explain": "Der exakt beste Zug jeder Entscheidung und die Gewinnchance jedes Spielers in der Runde, geschätzt durch Ausspielen aus dem, was dieser Spieler sehen konnte. Das dauert etwa eine Minute.",
+  "analysis.running": "Analyse läuft: {done} von {total} Aktionen",
+  "analysis.refused": "Nicht analysiert: {message}",
+  "analysis.settings": "Mindestens {samples} gezogene Verteilungen je Entscheidung, Startwert {seed}. Klicke auf eine Entscheidung, um ihre Stellung und den besten Zug zu sehen.",
+  "analysis.decision": "Entscheidung {n} ({name})",
+  "analysis.best": "Der beste Zug, in den Schritten des Lösers:",
+  "analysis.was_best": "Der gespielte Zug ist so gut wie der beste, den der Löser findet.",
+  "analysis.only_findings": "Nur Entscheidungen mit Befund ({n} von {of})",
+  "analysis.failed": "Die Analyse ist nicht gelungen. Bitte noch einmal versuchen.",
 };

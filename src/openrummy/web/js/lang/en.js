@@ -327,4 +327,16 @@ export const en = {
   "replay.hands": "Every hand",
   "replay.play": "Play",
   "replay.pause": "Pause",
+
+  "analysis.title": "Analysis",
+  "analysis.button": "Analyse",
+  "analysis.explain": "The exact best play of every decision and each player's chance to win the round, estimated by play-outs from what that player could see. It takes about a minute.",
+  "analysis.running": "Analysing: {done} of {total} actions",
+  "analysis.refused": "Not analysed: {message}",
+  "analysis.settings": "At least {samples} sampled deals per decision, seed {seed}. Click a decision to see its position and the best play.",
+  "analysis.decision": "Decision {n} ({name})",
+  "analysis.best": "The best play, as the solver's steps:",
+  "analysis.was_best": "What was played is as good as the best play the solver finds.",
+  "analysis.only_findings": "Only the decisions with findings ({n} of {of})",
+  "analysis.failed": "The analysis could not be made. Try again.",
 };
