@@ -86,7 +86,7 @@ async def play_by_keys(tmp_path: Path) -> None:
             assert isinstance(screen, ManipScreen)
             assert remote.seat == 0 and remote.names[0] == "Ann"
             played: list[str] = []
-            for turn in range(3):
+            for turn in range(2):
                 await until(pilot, lambda: remote.my_turn, "my turn")
                 seq = remote.seq
                 if turn == 1:
