@@ -6,6 +6,7 @@ unreachable server are messages in the app."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +32,10 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None
                 await pilot.pause(0.02)
     except TimeoutError:
         raise AssertionError(f"waited in vain for {what}") from None
+
+
+def moved_on(remote: RemoteSession, seq: int) -> Callable[[], bool]:
+    return lambda: remote.seq > seq
 
 
 def hinting(app: RummyApp) -> bool:
@@ -106,7 +111,7 @@ async def play_by_keys(tmp_path: Path) -> None:
                 else:
                     await pilot.press("d")
                     played.append("draw")
-                await until(pilot, lambda: remote.seq > seq, "the server's answer")
+                await until(pilot, moved_on(remote, seq), "the server's answer")
             # A play that breaks the rules is shown with its reasons before anything is sent.
             await until(pilot, lambda: remote.my_turn, "my turn")
             seq = remote.seq
@@ -120,7 +125,7 @@ async def play_by_keys(tmp_path: Path) -> None:
         mine = [e["action"].split()[0] for e in log if e["seat"] == 0]
         assert mine == played
         seats = [e["seat"] for e in log]
-        assert all(a != b for a, b in zip(seats, seats[1:], strict=False))  # the bot in between
+        assert all(a != b for a, b in itertools.pairwise(seats))  # the bot in between
         assert seats.count(1) >= 2
 
         # A wrong token and an unknown table are messages that say what to do.

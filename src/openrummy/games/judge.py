@@ -62,7 +62,6 @@ MAX_OPEN_JOKERS = 3
 searched for (the search grows with the number of candidates to that power)."""
 
 
-
 class PlayChecker(Protocol):
     """What runs the commit checks on a whole play: a game (``ManipulationGame``), or a
     client's stand-in built from its view."""

@@ -25,12 +25,10 @@ from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from openrummy.cards import Card
-from openrummy.errors import RummyError
 from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
 from openrummy.games.families import Match
 from openrummy.games.judge import TableCheck
-from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.melds import Meld
 from openrummy.messages import Reason, render

@@ -13,6 +13,7 @@ A whole play is judged before it is sent, as locally: the commit checks run on t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -415,7 +416,8 @@ class RemoteSession:
         for after in event.get("after") or []:
             lines.append(self._event_line({"data": after}))
         self.log.extend(lines)
-        mine = msg.get("reply_to") is not None and self._pending.pop(str(msg["reply_to"]), None)
+        reply = msg.get("reply_to")
+        mine = reply is not None and self._pending.pop(str(reply), None) is not None
         accepted = bool(event.get("accepted", True)) if mine else None
         if self.listener is not None:
             self.listener.remote_view(lines, accepted)
@@ -423,10 +425,8 @@ class RemoteSession:
     def _event_line(self, entry: dict[str, Any]) -> str:
         data = entry.get("data")
         if isinstance(data, dict) and "code" in data:
-            try:
+            with contextlib.suppress(RummyError, KeyError, TypeError, ValueError):
                 self.events.append(Event.from_json(data))
-            except (RummyError, KeyError, TypeError, ValueError):
-                pass
             return render(data, self.lang, self.names)
         return str(entry.get("text", ""))
 
