@@ -88,16 +88,26 @@ _CURSOR_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+def same_text(a: Text, b: Text) -> bool:
+    """The same characters in the same styles (``Text ==`` leaves out the base style)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans
+
+
 class Board(Static):
     """Cards drawn as text; a click on a card runs its action (no link colours over the
     cards' own)."""
 
     auto_links = False
     _shape: tuple[int, int] | None = None
+    _shown: Text | None = None
 
     def show(self, text: Text) -> None:
-        """Show ``text``; the screen's layout is redone only when its shape changed (a
-        cursor move or a selection only restyles the same lines)."""
+        """Show ``text``; nothing is redrawn when it is what the board shows already, and
+        the screen's layout is redone only when its shape changed (a cursor move or a
+        selection only restyles the same lines)."""
+        if self._shown is not None and same_text(text, self._shown):
+            return
+        self._shown = text
         lines = text.plain.split("\n")
         shape = (len(lines), max((len(line) for line in lines), default=0))
         self.update(text, layout=shape != self._shape)
@@ -248,7 +258,10 @@ class GameScreen(Screen[None]):
 
     # -- shared --------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
-        self.message = Text(text, style="" if self.mono else style)
+        message = Text(text, style="" if self.mono else style)
+        if same_text(message, self.message):
+            return  # the same line again: nothing to redraw
+        self.message = message
         self.query_one("#message", Static).update(self.message, layout=False)
 
     def log_lines(self, lines: list[str]) -> None:
