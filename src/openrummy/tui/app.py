@@ -211,6 +211,8 @@ class GameScreen(Screen[None]):
         self.message: Text = Text()
         self._ended = False
         self._bot_busy = False
+        self._lit: dict[str, bool] = {}
+        self._labels: dict[str, str] = {}
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -241,10 +243,16 @@ class GameScreen(Screen[None]):
         return []
 
     def enable(self, button: str, on: bool) -> None:
-        """Grey a button out or back in (only on a change: each restyles the bar)."""
+        """Dim a button's label or light it again (only on a change). Its ``disabled`` state
+        is left alone: switching it restyles the button through the whole stylesheet, the
+        costliest part of a key's frame; a click on a dimmed button is refused with its
+        reason like the key."""
+        if self._lit.get(button, True) == on:
+            return
+        self._lit[button] = on
         widget = self.query_one(f"#{button}", Button)
-        if widget.disabled == on:
-            widget.disabled = not on
+        label = self._labels.setdefault(button, widget.label.plain)
+        widget.label = Text(label, style="" if on else "dim")
 
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
