@@ -251,7 +251,8 @@ class GameScreen(Screen[None]):
             return
         self._lit[button] = on
         widget = self.query_one(f"#{button}", Button)
-        label = self._labels.setdefault(button, widget.label.plain)
+        shown = widget.label
+        label = self._labels.setdefault(button, shown if isinstance(shown, str) else shown.plain)
         widget.label = Text(label, style="" if on else "dim")
 
     def on_mount(self) -> None:
