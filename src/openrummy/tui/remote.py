@@ -273,7 +273,8 @@ class RemoteSession:
             await self._join()
         failures = 0
         while not self.closed:
-            self._say_state("ui.remote_connecting" if failures == 0 else "ui.remote_retrying")
+            if not failures:  # after a failure its message stays up: "trying again in N s"
+                self._say_state("ui.remote_connecting")
             try:
                 async with websockets.connect(
                     self.target.ws_url, open_timeout=OPEN_TIMEOUT, max_size=2**22
