@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
+from textual._compositor import CompositorUpdate
+from textual._time import get_time
 from textual.pilot import Pilot
 
 from openrummy.solve._fast import warm
@@ -56,6 +60,37 @@ def instrument(screen: GameScreen, handler: Samples) -> None:
         setattr(screen, name, timed)
 
 
+class KeyToFrame:
+    """Wall time from a key event's arrival in the app to the end of the screen update it
+    caused (the first one after it), per key."""
+
+    def __init__(self, app: RummyApp, samples: Samples) -> None:
+        self.app, self.samples = app, samples
+        self.key: events.Key | None = None
+        display = app._display
+        on_event = app.on_event
+
+        def timed_display(screen: Any, renderable: Any) -> None:
+            display(screen, renderable)
+            if renderable is None:
+                return
+            if isinstance(renderable, CompositorUpdate):
+                # What a terminal driver does with the update before writing it.
+                renderable.render_segments(app.console)
+            key = self.key
+            if key is not None:
+                self.key = None
+                self.samples[key.key].append(get_time() - key.time)
+
+        async def timed_event(event: events.Event) -> None:
+            if isinstance(event, events.Key):
+                self.key = event
+            await on_event(event)
+
+        setattr(app, "_display", timed_display)  # noqa: B010
+        setattr(app, "on_event", timed_event)  # noqa: B010
+
+
 async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
     """The bots' turns, outside the clocks."""
     screen = app.table
@@ -76,11 +111,12 @@ async def key(pilot: Pilot[None], frame: Samples, name: str) -> None:
     FRAME_CPU[name].append(time.thread_time() - cpu)
 
 
-async def rummikub(turns: int, handler: Samples, frame: Samples) -> None:
+async def rummikub(turns: int, handler: Samples, frame: Samples, seen: Samples) -> None:
     app = RummyApp(Setup(game="rummikub", bots=("simple",), seed=4), bot_delay=3600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
+        KeyToFrame(app, seen)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
@@ -97,11 +133,12 @@ async def rummikub(turns: int, handler: Samples, frame: Samples) -> None:
                 await key(pilot, frame, "d")
 
 
-async def indian(turns: int, handler: Samples, frame: Samples) -> None:
+async def indian(turns: int, handler: Samples, frame: Samples, seen: Samples) -> None:
     app = RummyApp(Setup(game="indian13", bots=("simple",), seed=3), bot_delay=3600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
+        KeyToFrame(app, seen)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
@@ -127,14 +164,18 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=12, help="turns per game")
     args = parser.parse_args()
     warm()
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     for name, game in (("Rummikub", rummikub), ("Indian Rummy", indian)):
         handler: Samples = defaultdict(list)
         frame: Samples = defaultdict(list)
+        seen: Samples = defaultdict(list)
         cpu = time.process_time()
-        asyncio.run(game(args.turns, handler, frame))
-        table(f"{name}: handler (the key's action in the app)", handler)
-        table(f"{name}: frame, wall (key posted to screen drawn, Pilot.press)", frame)
-        table(f"{name}: frame, CPU of the app's thread", FRAME_CPU)
+        asyncio.run(game(args.turns, handler, frame, seen))
+        table(f"{name}: key to frame, wall (key event in the app to its screen update)", seen)
+        table(f"{name}: handler, CPU (the key's action in the app)", handler)
+        table(f"{name}: Pilot.press, wall (key posted until the app is idle)", frame)
+        table(f"{name}: Pilot.press, CPU of the app's thread", FRAME_CPU)
         FRAME_CPU.clear()
         everything = [v for vs in frame.values() for v in vs]
         print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")

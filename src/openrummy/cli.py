@@ -420,9 +420,20 @@ def play(
         str | None, typer.Option("--server", help="Take a seat at a server table (URL).")
     ] = None,
     table: Annotated[str | None, typer.Option("--table", help="The server table's id.")] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+    token: Annotated[
+        str | None, typer.Option("--token", help="Your seat token at the server table.")
+    ] = None,
+    link: Annotated[
+        str | None,
+        typer.Option("--link", help="The table's link from the browser (http://HOST/#/t/ID)."),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option("--name", help="Your name (at a server table without --token: join)."),
+    ] = None,
 ) -> None:
-    """Play in the terminal against bots (needs the tui extra: pip install 'openrummy[tui]')."""
+    """Play in the terminal against bots, or at a server table (--server/--link); needs the
+    tui extra: pip install 'openrummy[tui]'."""
     _require_extra("tui", "rummy play")
     from openrummy.tui import RummyApp, Setup, default_lang
     from openrummy.tui.session import LocalSession
@@ -430,11 +441,16 @@ def play(
     language = lang or default_lang()
     if language not in ("en", "de"):
         raise _fail(f"--lang {language}: use en or de")
-    if server is not None or table is not None:
-        raise _fail(
-            "--server/--table: playing at a server table from the terminal is not available "
-            "yet; open the table's link in a browser"
-        )
+    if server is not None or table is not None or link is not None or token is not None:
+        from openrummy.tui.remote import RemoteSession, parse_target
+
+        try:
+            target = parse_target(server, table, link)
+        except RummyError as e:
+            raise _fail(str(e)) from None
+        remote = RemoteSession(target, language, token=token, name=name)
+        RummyApp(session=remote, lang=language).run()
+        return
     try:
         if resume is not None:
             session = LocalSession.resume(resume, language)

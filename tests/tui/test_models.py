@@ -302,7 +302,9 @@ def test_play_says_what_is_wrong_without_a_traceback() -> None:
     assert res.exit_code == 2 and "error:" in res.output and "Traceback" not in res.output
     res = runner.invoke(cli, ["play", "--game", "rummikub", "--vs", "nosuchbot"])
     assert res.exit_code == 2 and "unknown bot" in res.output
-    res = runner.invoke(cli, ["play", "--server", "http://127.0.0.1:9", "--table", "x"])
-    assert res.exit_code == 2 and "browser" in res.output
+    res = runner.invoke(cli, ["play", "--server", "http://127.0.0.1:9"])
+    assert res.exit_code == 2 and "--table ID" in res.output
+    res = runner.invoke(cli, ["play", "--link", "http://127.0.0.1:9/#/replay/x"])
+    assert res.exit_code == 2 and "#/t/ID" in res.output and "Traceback" not in res.output
     res = runner.invoke(cli, ["play", "--lang", "fr"])
     assert res.exit_code == 2 and "en or de" in res.output

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
@@ -41,7 +41,6 @@ from openrummy.solve.hand import (
 
 from .actions import Play, Retrieval, parse_action
 from .commit import Violation, opening_required
-from .manipulation import ManipulationGame
 
 __all__ = [
     "MAX_OPEN_JOKERS",
@@ -52,6 +51,7 @@ __all__ = [
     "HandJudgement",
     "MeldCheck",
     "OpeningCheck",
+    "PlayChecker",
     "TableCheck",
     "check_table",
     "judge_hand",
@@ -60,6 +60,14 @@ __all__ = [
 MAX_OPEN_JOKERS = 3
 """Jokers without a stated identity that one meld may hold when the identities that fit are
 searched for (the search grows with the number of candidates to that power)."""
+
+
+class PlayChecker(Protocol):
+    """What runs the commit checks on a whole play: a game (``ManipulationGame``), or a
+    client's stand-in built from its view."""
+
+    def check_play(self, play: Play) -> list[Violation]: ...
+
 
 _CHOOSE = Reason.of("meld.choose_joker")
 _MAX_CHOICES = 24
@@ -162,7 +170,7 @@ def check_table(
     opened: bool,
     hand_only: Sequence[bool] | None = None,
     retrievals: Sequence[str] = (),
-    game: ManipulationGame | None = None,
+    game: PlayChecker | None = None,
     seat: int | None = None,
 ) -> TableCheck:
     """Judge a proposed table meld by meld, then as a whole play (RULES.md §2.2).

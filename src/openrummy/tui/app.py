@@ -1,9 +1,11 @@
 """The terminal table: ``rummy play`` (Textual).
 
-One app for every family. The person plays seat 0 against bots (or watches bots only); the
-app reaches the engine only through :class:`~openrummy.tui.session.LocalSession` (typed
-views, ``legal_kinds``, ``parse_action``/``apply``, ``candidate_plays``) and the judges of
-:mod:`openrummy.games.judge`, and words everything through the message catalogue.
+One app for every family. The person plays seat 0 against bots (or watches bots only), or
+takes a seat at a server table; the screens reach the game only through a
+:class:`~openrummy.tui.session.Session` (typed views, legal kinds, actions in notation, the
+play checker and the hint), a :class:`~openrummy.tui.session.LocalSession` or a
+:class:`~openrummy.tui.remote.RemoteSession`, and the judges of :mod:`openrummy.games.judge`,
+and word everything through the message catalogue.
 """
 
 from __future__ import annotations
@@ -20,15 +22,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, RichLog, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from openrummy.cards import Card
-from openrummy.errors import RummyError
 from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
 from openrummy.games.families import Match
 from openrummy.games.judge import TableCheck
-from openrummy.games.manipulation import ManipulationGame
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.melds import Meld
 from openrummy.messages import Reason, render
@@ -37,7 +37,8 @@ from openrummy.solve.explain import explain
 
 from .indian import IndianHand
 from .manip import ManipTurn
-from .session import LocalSession, Setup
+from .remote import RemoteSession
+from .session import HintJob, LocalSession, Session, Setup
 from .text import card_text, monochrome, t
 
 __all__ = ["RummyApp"]
@@ -87,16 +88,26 @@ _CURSOR_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+def same_text(a: Text, b: Text) -> bool:
+    """The same characters in the same styles (``Text ==`` leaves out the base style)."""
+    return a.plain == b.plain and a.style == b.style and a.spans == b.spans
+
+
 class Board(Static):
     """Cards drawn as text; a click on a card runs its action (no link colours over the
     cards' own)."""
 
     auto_links = False
     _shape: tuple[int, int] | None = None
+    _shown: Text | None = None
 
     def show(self, text: Text) -> None:
-        """Show ``text``; the screen's layout is redone only when its shape changed (a
-        cursor move or a selection only restyles the same lines)."""
+        """Show ``text``; nothing is redrawn when it is what the board shows already, and
+        the screen's layout is redone only when its shape changed (a cursor move or a
+        selection only restyles the same lines)."""
+        if self._shown is not None and same_text(text, self._shown):
+            return
+        self._shown = text
         lines = text.plain.split("\n")
         shape = (len(lines), max((len(line) for line in lines), default=0))
         self.update(text, layout=shape != self._shape)
@@ -192,7 +203,7 @@ class GameScreen(Screen[None]):
     KEYS: ClassVar[tuple[tuple[str, str, str, bool], ...]] = ()
     HOW: ClassVar[str] = ""
 
-    def __init__(self, session: LocalSession) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
         self.lang = session.lang
@@ -200,6 +211,8 @@ class GameScreen(Screen[None]):
         self.message: Text = Text()
         self._ended = False
         self._bot_busy = False
+        self._lit: dict[str, bool] = {}
+        self._labels: dict[str, str] = {}
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -230,10 +243,17 @@ class GameScreen(Screen[None]):
         return []
 
     def enable(self, button: str, on: bool) -> None:
-        """Grey a button out or back in (only on a change: each restyles the bar)."""
+        """Dim a button's label or light it again (only on a change). Its ``disabled`` state
+        is left alone: switching it restyles the button through the whole stylesheet, the
+        costliest part of a key's frame; a click on a dimmed button is refused with its
+        reason like the key."""
+        if self._lit.get(button, True) == on:
+            return
+        self._lit[button] = on
         widget = self.query_one(f"#{button}", Button)
-        if widget.disabled == on:
-            widget.disabled = not on
+        shown = widget.label
+        label = self._labels.setdefault(button, shown if isinstance(shown, str) else shown.plain)
+        widget.label = Text(label, style="" if on else "dim")
 
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
@@ -247,7 +267,10 @@ class GameScreen(Screen[None]):
 
     # -- shared --------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
-        self.message = Text(text, style="" if self.mono else style)
+        message = Text(text, style="" if self.mono else style)
+        if same_text(message, self.message):
+            return  # the same line again: nothing to redraw
+        self.message = message
         self.query_one("#message", Static).update(self.message, layout=False)
 
     def log_lines(self, lines: list[str]) -> None:
@@ -257,14 +280,11 @@ class GameScreen(Screen[None]):
 
     def act(self, text: str) -> bool:
         """Apply the person's action in notation; illegal ones are said, never applied."""
-        try:
-            action = self.session.parse(text)
-        except RummyError as e:
-            self.say(t("ui.not_allowed", self.lang, reason=str(e)), "red")
-            return False
-        accepted, lines = self.session.apply(action)
+        accepted, lines = self.session.act(text)
         if not lines:
-            return False
+            if accepted:  # sent to the server: its answer redraws the table
+                self.say(t("ui.remote_sent", self.lang))
+            return accepted
         self.log_lines(lines)
         self.say(lines[-1], "green" if accepted else "red")
         self.after_change(lines)
@@ -282,26 +302,27 @@ class GameScreen(Screen[None]):
                 self.call_later(self.bot_turn)
 
     def bot_turn(self) -> None:
-        if self._bot_busy or not self.session.bot_to_move:
+        session = self.session
+        if self._bot_busy or not session.bot_to_move or not isinstance(session, LocalSession):
             return
         self._bot_busy = True
-        self.bot_thinks(self.session.match.copy())
+        self.bot_thinks(session, session.match.copy())
 
     @work(thread=True, group="bots")
-    def bot_thinks(self, match: Match) -> None:
+    def bot_thinks(self, session: LocalSession, match: Match) -> None:
         """A bot chooses off the main thread (the table stays responsive), then plays."""
         seat = match.current
-        bot = self.session.bots[seat]
+        bot = session.bots[seat]
         assert bot is not None
         action = bot.choose(match.view(seat))
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._play_bot, action)
+            self.app.call_from_thread(self._play_bot, session, action)
 
-    def _play_bot(self, action: Action) -> None:
+    def _play_bot(self, session: LocalSession, action: Action) -> None:
         self._bot_busy = False
-        if not self.session.bot_to_move:
+        if not session.bot_to_move:
             return
-        lines = self.session.apply_bot(action)
+        lines = session.apply_bot(action)
         self.log_lines(lines)
         self.after_change(lines)
 
@@ -331,9 +352,18 @@ class GameScreen(Screen[None]):
             t("ui.save_record", self.lang),
             t("ui.quit", self.lang),
         ]
+        if self.session.remote:
+            # The server keeps the record; a new game is a new table (the lobby).
+            options = [t("ui.quit", self.lang)]
+            text += "\n" + t("ui.remote_record", self.lang, url=self._record_url())
 
         def chosen(k: int | None) -> None:
-            if k == 0:
+            if self.session.remote:
+                if k == 0:
+                    self.app.exit()
+                else:
+                    self._ended = False
+            elif k == 0:
                 self.rummy.new_game()
             elif k == 1:
                 self.action_save()
@@ -346,11 +376,18 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(Choose(f"{text}\n{self.standings_text()}", options), chosen)
 
+    def _record_url(self) -> str:
+        session = self.session
+        return session.record_url if isinstance(session, RemoteSession) else ""
+
     def action_help(self) -> None:
         self.app.push_screen(Help(self.lang, self.KEYS, self.HOW))
 
     def action_save(self) -> None:
         path = self.rummy.save_path
+        if self.session.remote:
+            self.say(t("ui.remote_record", self.lang, url=self._record_url()), "yellow")
+            return
         try:
             self.session.save(path)
         except OSError as e:
@@ -381,7 +418,7 @@ class ManipScreen(GameScreen):
     KEYS = _MANIP_KEYS
     HOW = "ui.how_manip"
 
-    def __init__(self, session: LocalSession) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(session)
         assert isinstance(session.rules, ManipulationRules)
         self.turn = ManipTurn(session.rules, self.lang)
@@ -469,7 +506,7 @@ class ManipScreen(GameScreen):
                 t("ui.your_turn", self.lang), style="bold green" if not self.mono else "bold"
             )
         else:
-            text.append(t("ui.turn_of", self.lang, name=s.names[s.match.current]))
+            text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
         if v.discard_top is not None:
             text.append(" · " + t("ui.discard_top", self.lang) + ": ")
@@ -717,10 +754,11 @@ class ManipScreen(GameScreen):
         v = self.view
         if not (self.session.my_turn and self.can_play):
             return None
-        game = self.session.match.game
-        assert isinstance(game, ManipulationGame)
-        seat = self.session.match.seats.index(self.session.human or 0)
-        return self.turn.check(opened=bool(v.opened[self.session.human or 0]), game=game, seat=seat)
+        checker = self.session.play_checker()
+        opened = bool(v.opened[self.session.human or 0])
+        if checker is None:
+            return self.turn.check(opened=opened)
+        return self.turn.check(opened=opened, game=checker[0], seat=checker[1])
 
     def action_undo(self) -> None:
         if self._not_playing():
@@ -789,12 +827,12 @@ class ManipScreen(GameScreen):
         if self._not_playing():
             return
         self.say(t("ui.thinking", self.lang))
-        self.find_hint(self.session.match.copy(), self._seen_key)
+        self.find_hint(self.session.hint_job(), self._seen_key)
 
     @work(thread=True, exclusive=True, group="hint")
-    def find_hint(self, match: Match, key: object) -> None:
-        """The solver works on a copy of the match, off the main thread."""
-        play = next(iter(match.candidate_plays(limit=1)), None)
+    def find_hint(self, job: HintJob, key: object) -> None:
+        """The solver works on a copy of the position, off the main thread."""
+        play = job()
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.show_hint, play, key)
 
@@ -830,7 +868,7 @@ class IndianScreen(GameScreen):
     KEYS = _INDIAN_KEYS
     HOW = "ui.how_indian"
 
-    def __init__(self, session: LocalSession) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(session)
         assert isinstance(session.rules, IndianRules)
         self.hand = IndianHand(session.rules)
@@ -896,7 +934,7 @@ class IndianScreen(GameScreen):
         elif s.my_turn:
             text.append(t("ui.your_turn", self.lang), style="bold" if self.mono else "bold green")
         else:
-            text.append(t("ui.turn_of", self.lang, name=s.names[s.match.current]))
+            text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
         text.append("\n" + self.standings_text())
         if v.match is not None and v.match.pool_threshold is not None:
@@ -1082,6 +1120,40 @@ class IndianScreen(GameScreen):
         )
 
 
+class Connecting(Screen[None]):
+    """A server table before its first view: connecting, waiting for players, or why not."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = []
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self._bindings.bind("q", "app.quit", t("key.quit", lang))
+        self.failed = False
+        self.state = Text()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(t("ui.remote_title", self.lang), style="bold"))
+            yield Static(self.state, id="state")
+        yield Footer()
+
+    def show(self, text: str, style: str, *, failed: bool = False) -> None:
+        """The connection's state (or why the table cannot be played, and what to do)."""
+        if self.failed and not failed:
+            return  # a refusal stays on screen until the person quits
+        self.failed = self.failed or failed
+        if failed:
+            text += "\n\n" + t("ui.remote_quit", self.lang)
+        self.state = Text(text, style="" if self.app_mono() else style)
+        for widget in self.query("#state").results(Static):  # none before it is composed
+            widget.update(self.state)
+
+    def app_mono(self) -> bool:
+        app = self.app
+        return isinstance(app, RummyApp) and app.mono
+
+
 class RummyApp(App[None]):
     """``rummy play``: a local table against bots, or bots only (``watch``)."""
 
@@ -1101,7 +1173,7 @@ class RummyApp(App[None]):
     .dialog { width: 70; max-width: 95%; height: auto; max-height: 90%;
               border: thick $accent; background: $surface; padding: 1 2; align: center middle; }
     .wide { width: 90; }
-    Confirm, Choose, Help { align: center middle; }
+    Confirm, Choose, Help, Connecting { align: center middle; }
     .buttons { height: 1; margin-top: 1; }
     .buttons Button { margin-right: 2; }
     """
@@ -1111,7 +1183,7 @@ class RummyApp(App[None]):
         setup: Setup | None = None,
         *,
         lang: str = "en",
-        session: LocalSession | None = None,
+        session: LocalSession | RemoteSession | None = None,
         save_path: Path | None = None,
         bot_delay: float = 0.4,
         mono: bool = False,
@@ -1119,21 +1191,90 @@ class RummyApp(App[None]):
         mono = mono or monochrome()  # Textual takes NO_COLOR out of the environment
         super().__init__()
         self.lang = lang
-        self.setup = setup or (session.setup if session is not None else Setup())
-        self.session = session or LocalSession(self.setup, lang)
+        self.remote: RemoteSession | None = None
+        if isinstance(session, RemoteSession):
+            self.remote = session
+            session.listener = self
+            self.setup = setup or Setup()
+            self.game: Session = session
+        else:
+            self.setup = setup or (session.setup if session is not None else Setup())
+            self.game = session or LocalSession(self.setup, lang)
         self.save_path = save_path or Path("rummy-game.json")
         self.bot_delay = bot_delay
         self.mono = mono or self.no_color
         self.games = 0
 
+    @property
+    def session(self) -> LocalSession:
+        """The local game (:class:`LookupError` at a server table: see :attr:`remote`)."""
+        if not isinstance(self.game, LocalSession):
+            raise LookupError("a server table has no local session")
+        return self.game
+
     def on_mount(self) -> None:
         self.title = "OpenRummy"
-        self.push_screen(self._screen())
+        if self.remote is None:
+            self.push_screen(self._screen())
+            return
+        self.push_screen(Connecting(self.lang))
+        self.run_worker(self.remote.run(), group="remote", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The connection's loop failed in a way it does not know: say so, no traceback."""
+        if event.worker.group == "remote" and event.state is WorkerState.ERROR:
+            self.remote_failed(t("ui.remote_failed", self.lang, reason=event.worker.error))
+
+    async def on_unmount(self) -> None:
+        if self.remote is not None:
+            await self.remote.close()
 
     def _screen(self) -> GameScreen:
-        if self.session.is_indian:
-            return IndianScreen(self.session)
-        return ManipScreen(self.session)
+        if self.game.is_indian:
+            return IndianScreen(self.game)
+        return ManipScreen(self.game)
+
+    # -- a server table (the remote session's listener) ----------------------------------------
+    def remote_view(self, lines: list[str], accepted: bool | None) -> None:
+        if self.remote is None or not self.remote.ready:
+            return
+        if isinstance(self.screen, Connecting):
+            self.switch_screen(self._screen())
+            return  # the new table draws itself when mounted
+        try:
+            table = self.table
+        except LookupError:
+            return
+        if lines:
+            table.log_lines(lines)
+            if accepted is not None:
+                table.say(lines[-1], "green" if accepted else "red")
+        table.after_change(lines)
+
+    def remote_state(self, text: str, style: str) -> None:
+        screen = self.screen
+        if isinstance(screen, Connecting):
+            screen.show(text, style)
+            return
+        try:
+            table = self.table
+        except LookupError:
+            return
+        table.say(text, style)
+        if text:
+            table.log_lines([text])
+
+    def remote_failed(self, text: str) -> None:
+        screen = self.screen
+        if isinstance(screen, Connecting):
+            screen.show(text, "red", failed=True)
+            return
+        try:
+            table = self.table
+        except LookupError:
+            return
+        table.say(text, "red")
+        table.log_lines([text])
 
     @property
     def table(self) -> GameScreen:
@@ -1152,5 +1293,5 @@ class RummyApp(App[None]):
         from dataclasses import replace
 
         self.setup = replace(setup, seed=setup.seed + 1)
-        self.session = LocalSession(self.setup, self.lang)
+        self.game = LocalSession(self.setup, self.lang)
         self.switch_screen(self._screen())

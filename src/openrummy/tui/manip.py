@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 from openrummy.cards import Card
 from openrummy.games.actions import Play
-from openrummy.games.judge import TableCheck, check_table
-from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.judge import PlayChecker, TableCheck, check_table
 from openrummy.games.views import ManipulationView
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import ManipulationRules
@@ -339,7 +338,7 @@ class ManipTurn:
         return text
 
     def check(
-        self, *, opened: bool, game: ManipulationGame | None = None, seat: int | None = None
+        self, *, opened: bool, game: PlayChecker | None = None, seat: int | None = None
     ) -> TableCheck:
         """The engine's judgement of the table as it stands (cached per table); identities
         the engine found as the only ones that fit are adopted."""

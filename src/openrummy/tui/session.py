@@ -8,10 +8,10 @@ person's actions, lets the bots choose from their own views, keeps the events as
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from openrummy.bots import make_bot
 from openrummy.bots.base import Bot
@@ -20,7 +20,8 @@ from openrummy.events import Event
 from openrummy.games.actions import Action, ActionKind
 from openrummy.games.families import Match, new_match
 from openrummy.games.indian import IndianMatch
-from openrummy.games.manipulation import PlayRejected
+from openrummy.games.judge import PlayChecker
+from openrummy.games.manipulation import ManipulationGame, PlayRejected
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.messages import render
 from openrummy.record import GameRecord
@@ -28,10 +29,63 @@ from openrummy.rules import Rules, find_preset
 
 from .text import t
 
-__all__ = ["TUI_META", "LocalSession", "Setup"]
+__all__ = ["TUI_META", "HintJob", "LocalSession", "Session", "Setup"]
 
 TUI_META = "tui"
 """The key of a record's ``meta`` under which the app keeps who plays which seat."""
+
+
+HintJob = Callable[[], Action | None]
+"""The solver's play for the position it was made from (safe to run off the main thread)."""
+
+
+class Session(Protocol):
+    """What a table screen needs of a game: a local match (:class:`LocalSession`) or a seat at
+    a server table (:class:`~openrummy.tui.remote.RemoteSession`)."""
+
+    lang: str
+    names: list[str]
+    log: list[str]
+    events: list[Event]
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def remote(self) -> bool: ...
+
+    @property
+    def human(self) -> int | None: ...
+
+    @property
+    def is_indian(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def bot_to_move(self) -> bool: ...
+
+    @property
+    def my_turn(self) -> bool: ...
+
+    def view(self) -> ManipulationView | IndianView: ...
+
+    def legal(self) -> frozenset[ActionKind]: ...
+
+    def act(self, text: str) -> tuple[bool, list[str]]:
+        """Do the person's action in notation; (accepted, the lines to show). An illegal
+        action changes nothing and comes back as its reason in words. A remote session
+        sends it and answers (True, []): the server's answer comes later."""
+        ...
+
+    def play_checker(self) -> tuple[PlayChecker, int] | None:
+        """What judges a whole play before it is made, and the person's seat in it."""
+        ...
+
+    def hint_job(self) -> HintJob: ...
+
+    def save(self, path: Path) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +142,10 @@ class LocalSession:
 
     # -- seats ---------------------------------------------------------------------------------
     @property
+    def remote(self) -> bool:
+        return False
+
+    @property
     def human(self) -> int | None:
         """The person's seat (``None`` when only bots play)."""
         return 0 if self.setup.human else None
@@ -130,6 +188,23 @@ class LocalSession:
             lines.append(render(event, self.lang, self.names))
         self.log.extend(lines)
         return bool(result.accepted), lines
+
+    def act(self, text: str) -> tuple[bool, list[str]]:
+        try:
+            action = self.parse(text)
+        except RummyError as e:
+            return False, [t("ui.not_allowed", self.lang, reason=str(e))]
+        return self.apply(action)
+
+    def play_checker(self) -> tuple[PlayChecker, int] | None:
+        game = self.match.game
+        if not isinstance(game, ManipulationGame):
+            return None
+        return game, self.match.seats.index(self.human or 0)
+
+    def hint_job(self) -> HintJob:
+        match = self.match.copy()
+        return lambda: next(iter(match.candidate_plays(limit=1)), None)
 
     def parse(self, text: str) -> Action:
         return self.match.parse_action(text, self.human)
