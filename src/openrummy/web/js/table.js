@@ -6,6 +6,7 @@
  */
 import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
 import { cardEl } from "./cards.js";
+import { clockText, timerParts } from "./clock.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
 import { eventText } from "./events.js";
 import { errorText, render, renderAll } from "./messages.js";
@@ -226,9 +227,12 @@ export class TableContext {
       el.textContent = "";
       return;
     }
-    const left = Math.max(0, Math.round(this.deadline - Date.now() / 1000));
-    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    el.classList.toggle("low", left <= 15);
+    // Indian Rummy's time bank: the turn's own time first, then the seat's bank.
+    const bank = this.view.time_bank ? this.view.time_bank[this.view.current] : null;
+    const parts = timerParts(this.deadline - Date.now() / 1000, bank);
+    el.textContent = `⏱ ${clockText(parts.turn)}` + (bank ? ` · ${t("timer.bank", { time: clockText(parts.bank) })}` : "");
+    el.classList.toggle("low", parts.turn + parts.bank <= 15);
+    el.classList.toggle("in-bank", parts.inBank);
   }
 
   /** After the game: has another player asked for a rematch? */
