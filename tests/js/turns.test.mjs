@@ -2,7 +2,7 @@
 // Run: node --test tests/js
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { OpponentTurns, tableChange } from "../../src/openrummy/web/js/turns.js";
+import { OpponentTurns, roundDrops, tableChange } from "../../src/openrummy/web/js/turns.js";
 
 const v = (/** @type {number} */ n) => ({ n });
 const ev = (/** @type {number} */ seat, /** @type {string} */ action) => ({ seat, action });
@@ -50,4 +50,15 @@ test("the table after a step marks the cards it put there", () => {
     [[false, false, false, true], [true, true, true]],
   );
   assert.equal(marks[1][0].tok, "JK=9S");
+});
+
+test("a hand won because the others dropped before my first turn says so", () => {
+  const log = [
+    { seat: 1, actor: "bot", data: { code: "dropped" }, after: [{ code: "round_over" }] },
+    { seat: 0, actor: "seat", data: { code: "drew" } },
+    { seat: 1, actor: "bot", data: { code: "dropped" }, after: [{ code: "round_over" }] },
+  ];
+  assert.deepEqual(roundDrops(log, 0, 0), { dropped: [1], played: false });
+  assert.deepEqual(roundDrops(log, 1, 0), { dropped: [1], played: true });
+  assert.deepEqual(roundDrops(log, 1, null), { dropped: [1], played: false });
 });

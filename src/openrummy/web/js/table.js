@@ -7,7 +7,7 @@
 import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
 import { cardEl } from "./cards.js";
 import { clockText, timerParts } from "./clock.js";
-import { OpponentTurns, tableChange } from "./turns.js";
+import { OpponentTurns, roundDrops, tableChange } from "./turns.js";
 import { unseen } from "./order.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
 import { eventText } from "./events.js";
@@ -680,10 +680,14 @@ export class TableContext {
     );
     const title = this.rules.family === "indian" ? t("summary.hand_over", { n: last.index + 1 }) : t("summary.round_over", { n: last.index + 1 });
     const failed = this.failedDeclarations(last.index);
-    const ending =
-      last.termination === "LAST_STANDING" && failed.size
-        ? t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" })
-        : t(`end.${last.termination}`);
+    const drops = roundDrops(this.log, last.index, this.seat);
+    let ending = t(`end.${last.termination}`);
+    if (last.termination === "LAST_STANDING" && failed.size) ending = t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" });
+    else if (last.termination === "LAST_STANDING" && drops.dropped.length) {
+      // Say who dropped; a hand won before one's first turn (a computer player dropped at once) says that too.
+      ending = t("end.dropped", { names: drops.dropped.map((s) => names[s]).join(", "), winner: last.winners.map((/** @type {number} */ s) => names[s]).join(", ") });
+      if (this.seat !== null && !drops.played && last.winners.includes(this.seat)) ending += " " + t("end.before_your_turn");
+    }
     return h(
       "div",
       { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title, id: "round-summary" },

@@ -77,3 +77,24 @@ export function tableChange(before, after) {
   let k = 0;
   return (after || []).map((meld) => meld.map((tok) => ({ tok, fresh: !!fresh[k++] })));
 }
+
+/**
+ * Who dropped in a round (game log events in order), and whether `seat` made a move in it:
+ * a hand that ends because everyone else dropped before the player's first turn is said so.
+ * @param {any[]} log @param {number} index @param {number | null} seat
+ * @returns {{dropped: number[], played: boolean}}
+ */
+export function roundDrops(log, index, seat) {
+  /** @type {number[]} */
+  const dropped = [];
+  let played = false;
+  let round = 0;
+  for (const e of log) {
+    if (round === index) {
+      if (e.data?.code === "dropped") dropped.push(e.seat);
+      else if (seat !== null && e.seat === seat && e.actor === "seat") played = true;
+    }
+    if ((e.after || []).some((/** @type {any} */ a) => a.code === "round_over")) round += 1;
+  }
+  return { dropped, played };
+}

@@ -262,6 +262,8 @@ export const de = {
   "end.DECLARED": "Jemand hat angemeldet.",
   "end.LAST_STANDING": "Alle anderen sind ausgestiegen.",
   "end.invalid_declaration": "Ungültige Anmeldung von {names}: {n} Punkte; die Runde geht an die anderen.",
+  "end.dropped": "Ausgestiegen: {names}. Das Blatt geht an {winner}.",
+  "end.before_your_turn": "Das geschah vor deinem ersten Zug: du hattest nichts zu spielen.",
   "end.VOID": "Das Blatt ist ungültig.",
 
   "final.title": "Das Spiel ist vorbei",

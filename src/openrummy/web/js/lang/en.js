@@ -262,6 +262,8 @@ export const en = {
   "end.DECLARED": "A player declared.",
   "end.LAST_STANDING": "Everyone else dropped out.",
   "end.invalid_declaration": "Invalid declaration by {names}: {n} points; the hand goes to the others.",
+  "end.dropped": "Dropped out: {names}. The hand goes to {winner}.",
+  "end.before_your_turn": "That happened before your first turn: there was nothing for you to play.",
   "end.VOID": "The hand is void.",
 
   "final.title": "The game is over",
