@@ -1,10 +1,16 @@
-"""Indian Rummy with a turn timer and a time bank, in the browser: the countdown shows the
-turn's time and the bank; a turn nobody plays runs out and is played by the server; the game
-goes on; the other player's timed-out turn can be stepped through (Last turn), its thrown
-card glowing; the player's own move closes the step-through.
+"""Indian Rummy tables in the browser.
 
-Two human seats, the second never connected, so the game goes on by the timer alone (no
-computer player's choices in the way).
+With a turn timer and a time bank: the countdown shows the turn's time and the bank; a turn
+nobody plays runs out and is played by the server; the game goes on; the other player's
+timed-out turn can be stepped through (Last turn), its thrown card glowing; the player's own
+move closes the step-through.
+
+A hand that ends because the other player drops before one's first turn says so in its
+summary (the first-game "Hand 1 is over" popup: in a two-player game a drop at the first turn
+ends the hand at once).
+
+Two human seats, the second never connected, so the game goes on by the timer or its
+stand-in alone (no computer player's choices in the way).
 """
 
 from __future__ import annotations
@@ -23,17 +29,18 @@ def log_text(page: Any) -> str:
     return text
 
 
-def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser: Any) -> None:
+def ann_and_bob(server: Server, browser: Any, **create: Any) -> tuple[Any, str, str]:
+    """A two-seat Indian table: Ann in the browser (its creator), Bob joined but never
+    connected. Returns Ann's page (on the waiting table), the table id and Bob's token."""
     made = httpx.post(
         f"{server.url}/api/tables",
         json={
             "preset": "indian13",
-            "title": "Timer",
-            "turn_time_limit": 4,
-            "options": {"turn.time_bank_s": 1},
+            "title": "Ann and Bob",
             "seats": [{"kind": "human"}, {"kind": "human"}],
             "creator_seat": 0,
             "creator_name": "Ann",
+            **create,
         },
         timeout=20,
     ).json()
@@ -55,6 +62,14 @@ def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser:
         ],
     )
     page.goto(f"{server.url}/#/t/{tid}")
+    page.wait_for_selector("#start-btn")
+    return page, tid, str(joined.json()["token"])
+
+
+def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser: Any) -> None:
+    page, _tid, _bob = ann_and_bob(
+        server, browser, turn_time_limit=4, options={"turn.time_bank_s": 1}
+    )
     server.next_seed(SEED)
     page.click("#start-btn")
 
@@ -95,4 +110,24 @@ def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser:
     )
     assert page.locator("#turn-steps").count() == 0
     assert page.locator("#turn-status.mine").count() == 0
+    assert not page.js_errors
+
+
+def test_a_hand_dropped_before_my_first_turn_says_so(server: Server, browser: Any) -> None:
+    page, tid, bob = ann_and_bob(server, browser)
+    server.next_seed("e2e-timer-0")  # seat 1 (Bob) moves first
+    page.click("#start-btn")
+    page.wait_for_selector("#turn-status")
+    # Bob leaves at his first turn: his stand-in drops (the usual auto-drop), and in a game
+    # of two that ends the hand before Ann's first turn.
+    left = httpx.post(
+        f"{server.url}/api/tables/{tid}/leave",
+        headers={"Authorization": f"Bearer {bob}"},
+        timeout=20,
+    )
+    assert left.status_code == 200, left.text
+    page.wait_for_selector("#round-summary")
+    ending = page.inner_text("#summary-ending")
+    assert ending.startswith("Dropped out: Bob. The hand goes to Ann."), ending
+    assert "before your first turn" in ending
     assert not page.js_errors
