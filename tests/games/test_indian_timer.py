@@ -43,7 +43,7 @@ def test_presets_have_no_timer() -> None:
 
 
 def test_a_bank_needs_a_turn_limit_and_limits_are_positive() -> None:
-    with pytest.raises(ConfigError, match="turn.time_bank_s needs turn.time_limit_s"):
+    with pytest.raises(ConfigError, match=r"turn\.time_bank_s needs turn\.time_limit_s"):
         find_preset("indian13", {"turn.time_bank_s": 30})
     with pytest.raises(ConfigError, match="positive"):
         find_preset("indian13", {"turn.time_limit_s": 0})

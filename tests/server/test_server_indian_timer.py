@@ -58,9 +58,7 @@ async def test_the_indian_timer_plays_the_turn_and_the_game_goes_on(
     await other.send({"type": "action", "id": "d", "seq": up["seq"], "action": "draw"})
     drew = await other.expect("update", lambda m: m["event"]["action"] == "draw")
     card = drew["view"]["hand"][0]
-    await other.send(
-        {"type": "action", "id": "x", "seq": drew["seq"], "action": f"discard {card}"}
-    )
+    await other.send({"type": "action", "id": "x", "seq": drew["seq"], "action": f"discard {card}"})
     thrown = await other.expect("update", lambda m: m["event"]["action"].startswith("discard"))
     assert thrown["view"]["current"] == first
     assert 0.0 < thrown["view"]["time_bank"][1 - first] <= 0.5

@@ -375,8 +375,10 @@ class IndianGame:
         """Seconds until the turn is played for the seat to move: the rest of the turn's
         time plus its time bank (``None``: no timer, or no turn running)."""
         limit = self.rules.turn.time_limit_s
-        if limit is None or self.turn_started_at is None or ActionKind.TIMEOUT not in (
-            self.legal_kinds()
+        if (
+            limit is None
+            or self.turn_started_at is None
+            or ActionKind.TIMEOUT not in (self.legal_kinds())
         ):
             return None
         if now is None:
