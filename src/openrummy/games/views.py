@@ -441,9 +441,10 @@ class IndianView:
             "legal": _kinds_json(self.legal),
             "hand": _cards_json(self.hand) if self.hand is not None else None,
             "time_left": self.time_left,
-            "time_bank": None if self.time_bank is None else list(self.time_bank),
             "outcome": self.outcome,
         }
+        if self.time_bank is not None:
+            out["time_bank"] = list(self.time_bank)
         if self.last is not None:
             out["last"] = self.last.to_json()
         if self.match is not None:
