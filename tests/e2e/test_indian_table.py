@@ -68,7 +68,7 @@ def ann_and_bob(server: Server, browser: Any, **create: Any) -> tuple[Any, str, 
 
 def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser: Any) -> None:
     page, _tid, _bob = ann_and_bob(
-        server, browser, turn_time_limit=4, options={"turn.time_bank_s": 1}
+        server, browser, turn_time_limit=6, options={"turn.time_bank_s": 1}
     )
     server.next_seed(SEED)
     page.click("#start-btn")
@@ -89,7 +89,7 @@ def test_the_indian_timer_runs_out_and_the_game_goes_on(server: Server, browser:
     page.wait_for_selector("#turn-status.mine")
     # Ann's bank is spent: the countdown shows the turn's time only.
     page.wait_for_function(
-        "/⏱ 0:0[1-4]$/.test(document.querySelector('#turn-timer')?.textContent || '')"
+        "/⏱ 0:0[1-6]$/.test(document.querySelector('#turn-timer')?.textContent || '')"
     )
 
     # Step through Bob's turn: what he did, the card thrown for him glowing on the pile.
