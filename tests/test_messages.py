@@ -33,7 +33,7 @@ SAMPLES: dict[str, Any] = {
     "message": {"reason": "meld.run_too_short", "count": 3},
     "messages": [{"code": "C4", "reason": "no_hand_card"}, {"code": "C6", "reason": "abandoned"}],
 }
-WORD_SAMPLES = {"stage": "middle", "into": "new_meld_2"}
+WORD_SAMPLES = {"stage": "middle", "into": "new_meld_2", "step": "step.split"}
 
 
 def sample(params: list[str], number: int = 3) -> dict[str, Any]:

@@ -87,4 +87,4 @@ def test_s000_example_with_joker() -> None:
     before = [Meld.parse("[4S 5S 6S 7S]")]
     play = best_play(rules, before, parse_cards("3S 4H 4D JK"))
     lines = explain(before, list(play.table))
-    assert lines and all("🃏" in " ".join(lines) for _ in [0])
+    assert lines and "Joker" in " ".join(lines)

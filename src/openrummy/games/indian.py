@@ -40,6 +40,7 @@ from openrummy.games.actions import (
     Drop,
     Show,
     TakeDiscard,
+    Timeout,
     kind_of,
     parse_action,
 )
@@ -163,6 +164,7 @@ _KINDS = frozenset(
         ActionKind.DISCARD,
         ActionKind.DECLARE,
         ActionKind.SHOW,
+        ActionKind.TIMEOUT,
     }
 )
 
@@ -238,6 +240,7 @@ class IndianGame:
         )
         self.started_at = self.turn_started_at
         self.reshuffles = 0
+        self.time_bank: list[float] = [rules.turn.time_bank_s or 0.0] * players
 
     @staticmethod
     def full_deck(rules: IndianRules) -> list[Card]:
@@ -302,6 +305,7 @@ class IndianGame:
         game.turn_started_at = clock() if clock else None
         game.started_at = game.turn_started_at
         game.reshuffles = 0
+        game.time_bank = [rules.turn.time_bank_s or 0.0] * players
         return game
 
     def copy(self) -> IndianGame:
@@ -317,6 +321,7 @@ class IndianGame:
         other.status = list(self.status)
         other.draws = list(self.draws)
         other.penalties = list(self.penalties)
+        other.time_bank = list(self.time_bank)
         other.finish_slot = list(self.finish_slot)
         other.history = list(self.history)
         other.shown = dict(self.shown)
@@ -354,16 +359,33 @@ class IndianGame:
         """Every kind of action the player to move may take now (empty once the hand is over)."""
         if self.outcome is not None:
             return frozenset()
+        timer = {ActionKind.TIMEOUT} if self.rules.turn.time_limit_s is not None else set()
         if self.phase is IndianPhase.START:
-            kinds = {ActionKind.DROP, ActionKind.DRAW}
+            kinds = {ActionKind.DROP, ActionKind.DRAW, *timer}
             if self.discard_pile and self._may_take(self.discard_pile[-1]):
                 kinds.add(ActionKind.TAKE)
             return frozenset(kinds)
         if self.phase is IndianPhase.DISCARD:
-            return frozenset({ActionKind.DISCARD, ActionKind.DECLARE})
+            return frozenset({ActionKind.DISCARD, ActionKind.DECLARE, *timer})
         if self.phase is IndianPhase.SHOW:
             return frozenset({ActionKind.SHOW})
         return frozenset()
+
+    def time_left(self, now: float | None = None) -> float | None:
+        """Seconds until the turn is played for the seat to move: the rest of the turn's
+        time plus its time bank (``None``: no timer, or no turn running)."""
+        limit = self.rules.turn.time_limit_s
+        if (
+            limit is None
+            or self.turn_started_at is None
+            or ActionKind.TIMEOUT not in (self.legal_kinds())
+        ):
+            return None
+        if now is None:
+            if self.clock is None:
+                return None
+            now = self.clock()
+        return max(0.0, limit + self.time_bank[self.current] - (now - self.turn_started_at))
 
     def legal_actions(self) -> LegalActions:
         """What the player to move may do now (see :class:`~openrummy.games.legal.LegalActions`).
@@ -469,6 +491,11 @@ class IndianGame:
                 score_loser(hand, self.rules, self.wilds, groups=action.groups)
             except InvalidHandError as e:
                 return str(e)
+        if isinstance(action, Timeout):
+            at = action.at if action.at is not None else (self.clock() if self.clock else None)
+            left = self.time_left(at) if at is not None else None
+            if left is not None and left > 0:
+                return Reason.of("illegal.time_left", limit=round(left, 1))
         return None
 
     def _declare_shape(self, action: Declare) -> str | Reason | None:
@@ -577,6 +604,26 @@ class IndianGame:
         self.phase = IndianPhase.DISCARD
         return IndianResult(action, event=Event(EventCode.TOOK_DISCARD, action.seat, card=card))
 
+    def _do_timeout(self, action: Timeout) -> IndianResult:
+        """The turn's time and the seat's time bank ran out: the turn is played for it. Before
+        a draw, a card is drawn from the stock; then the card just drawn is thrown (or, when
+        it may not go straight back, the last other card of the hand)."""
+        seat = action.seat
+        self.time_bank[seat] = 0.0
+        if self.phase is IndianPhase.START:
+            drawn = self._do_draw(Draw(seat, at=action.at))
+            if self.outcome is not None:  # the stock ran out: the hand is void
+                return IndianResult(action, event=drawn.event)
+        hand = self.hands[seat]
+        card = next(c for c in reversed(hand) if self._may_discard(seat, c))
+        hand.reverse()
+        hand.remove(card)  # the last copy: the card just drawn
+        hand.reverse()
+        self.discard_pile.append(card)
+        self._upcard_on_top = False
+        self._next_turn(action.at, spent=False)
+        return IndianResult(action, event=Event(EventCode.TIMED_OUT, seat, card=card))
+
     def _do_discard(self, action: Discard) -> IndianResult:
         hand = self.hands[action.seat]
         if action.card not in hand:
@@ -674,7 +721,13 @@ class IndianGame:
         return IndianResult(action, event=Event(EventCode.SHOWED, seat))
 
     # -- turn order and hand end --------------------------------------------------------------
-    def _next_turn(self, at: float | None) -> None:
+    def _next_turn(self, at: float | None, *, spent: bool = True) -> None:
+        limit = self.rules.turn.time_limit_s
+        if spent and limit is not None and at is not None and self.turn_started_at is not None:
+            # time over the turn's limit comes out of the seat's time bank
+            over = at - self.turn_started_at - limit
+            if over > 0:
+                self.time_bank[self.current] = max(0.0, self.time_bank[self.current] - over)
         n = self.players
         nxt = self.current
         for _ in range(n):
@@ -821,6 +874,8 @@ class IndianGame:
             may_discard_taken=not self.rules.discard.no_same_card_return,
             legal=self.legal_kinds(),
             hand=None if seat is None else tuple(self.hands[seat]),
+            time_left=self.time_left(now),
+            time_bank=None if self.rules.turn.time_limit_s is None else tuple(self.time_bank),
             outcome=self.outcome.to_json() if self.outcome else None,
             last=None
             if last is None
@@ -886,7 +941,7 @@ class IndianMatch(RoundsMatch[IndianGame, IndianResult, "IndianView", "IndianSta
     already played); see :class:`~openrummy.games.standings.Standings`.
     """
 
-    per_seat_view_keys = ("hand_sizes", "statuses", "draws", "penalties")
+    per_seat_view_keys = ("hand_sizes", "statuses", "draws", "penalties", "time_bank")
     per_seat_outcome_keys = ("scores", "hands", "groups", "deadwood", "statuses", "value_net")
 
     def __init__(

@@ -39,7 +39,7 @@ _RECORDS: tuple[type, ...] = (
     ManipulationStandings,
     IndianStandings,
 )
-_OMITTED_WHEN_NONE = frozenset({"owners", "last", "match"})
+_OMITTED_WHEN_NONE = frozenset({"owners", "last", "match", "time_bank"})
 """Keys ``to_json`` leaves out when the field is ``None``."""
 _DERIVED: dict[type, dict[str, object]] = {
     IndianView: {"discard_top": {"anyOf": [{"$ref": "#/$defs/Card"}, {"type": "null"}]}},

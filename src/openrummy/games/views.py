@@ -103,6 +103,18 @@ def _kinds_json(kinds: frozenset[ActionKind]) -> list[JsonValue]:
     return [k.value for k in sorted(kinds)]
 
 
+def _opt_numbers(data: object) -> tuple[float | None, ...] | None:
+    """A list of numbers (``None`` for a seat without one), or ``None``."""
+    if data is None:
+        return None
+    out: list[float | None] = []
+    for v in _list(data):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise NotationError(f"{v!r} is not a number of seconds")
+        out.append(None if v is None else float(v))
+    return tuple(out)
+
+
 def _seats_json(values: Sequence[int | bool | None]) -> list[JsonValue]:
     return list(values)
 
@@ -389,6 +401,11 @@ class IndianView:
     hand: tuple[Card, ...] | None
     """The seat's own hand in the order it holds it (``None`` for a spectator)."""
     time_left: float | None = None
+    """Seconds until the turn is played for the seat to move: the rest of the turn's time
+    plus its time bank (``None``: no turn timer)."""
+    time_bank: tuple[float | None, ...] | None = None
+    """Each seat's time bank in seconds, as it stood when the current turn began (``None``:
+    no turn timer)."""
     outcome: JsonObject | None = None
     """The hand's outcome once it is over (every hand shown)."""
     last: LastAction | None = None
@@ -426,6 +443,8 @@ class IndianView:
             "time_left": self.time_left,
             "outcome": self.outcome,
         }
+        if self.time_bank is not None:
+            out["time_bank"] = list(self.time_bank)
         if self.last is not None:
             out["last"] = self.last.to_json()
         if self.match is not None:
@@ -461,6 +480,7 @@ class IndianView:
                 legal=frozenset(ActionKind(_str(k)) for k in _list(d["legal"])),
                 hand=None if hand is None else _cards(hand),
                 time_left=None if time_left is None else float(time_left),
+                time_bank=_opt_numbers(d.get("time_bank")),
                 outcome=_json_obj(d["outcome"]),
                 last=None if last is None else LastAction.from_json(last),
                 match=None if match is None else IndianStandings.from_json(match),

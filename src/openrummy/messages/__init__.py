@@ -25,14 +25,19 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeAlias
 
+Label: TypeAlias = "Callable[[str, str], str]"
+"""How a card in notation is written in a language (``label("K11", "en")``); without one, a
+card is written in its notation."""
+
 __all__ = [
     "CATALOGUE_PATH",
     "LANGS",
+    "Label",
     "Param",
     "Reason",
     "catalogue",
@@ -112,17 +117,22 @@ def render(
     message: Mapping[str, Any] | _HasJson,
     lang: str = "en",
     names: Sequence[str] | None = None,
+    *,
+    label: Label | None = None,
 ) -> str:
-    """A message (a record, or its JSON) in words; ``names`` replace seat numbers.
+    """A message (a record, or its JSON) in words; ``names`` replace seat numbers, ``label``
+    writes cards (default: their notation).
 
     An unknown code or reason renders as itself, so a newer server's message never breaks
     an older reader; the catalogue's test makes sure every code this version emits has words.
     """
     data = message if isinstance(message, Mapping) else message.to_json()
-    return _render(data, lang if lang in LANGS else "en", names)
+    return _render(data, lang if lang in LANGS else "en", names, label)
 
 
-def _render(data: Mapping[str, Any], lang: str, names: Sequence[str] | None) -> str:
+def _render(
+    data: Mapping[str, Any], lang: str, names: Sequence[str] | None, label: Label | None = None
+) -> str:
     cat = catalogue()
     if "reason" in data:
         entry = cat["reasons"].get(data["reason"])
@@ -132,11 +142,11 @@ def _render(data: Mapping[str, Any], lang: str, names: Sequence[str] | None) -> 
         entry = cat["events"].get(data.get("code"))
         if entry is None:
             return str(data.get("code", ""))
-    text = _fill(entry[lang], data, lang, names)
+    text = _fill(entry[lang], data, lang, names, label)
     for part in entry.get("parts", ()):
         spec = cat["parts"][part]
         if data.get(spec["when"]):
-            text += _fill(spec[lang], data, lang, names)
+            text += _fill(spec[lang], data, lang, names, label)
     return text
 
 
@@ -167,7 +177,13 @@ def _pieces(template: str) -> list[str | tuple[str, tuple[str, str] | None]]:
         rest = rest[end + 1 :]
 
 
-def _fill(template: str, data: Mapping[str, Any], lang: str, names: Sequence[str] | None) -> str:
+def _fill(
+    template: str,
+    data: Mapping[str, Any],
+    lang: str,
+    names: Sequence[str] | None,
+    label: Label | None = None,
+) -> str:
     out: list[str] = []
     for piece in _pieces(template):
         if isinstance(piece, str):
@@ -178,7 +194,7 @@ def _fill(template: str, data: Mapping[str, Any], lang: str, names: Sequence[str
         if forms is not None:
             out.append(forms[0 if value == 1 else 1].replace("#", _number(value)))
         else:
-            out.append(_format(name, value, lang, names))
+            out.append(_format(name, value, lang, names, label))
     return "".join(out)
 
 
@@ -188,13 +204,19 @@ def _number(value: Any) -> str:
     return str(value)
 
 
-def _format(name: str, value: Any, lang: str, names: Sequence[str] | None) -> str:
+def _format(
+    name: str, value: Any, lang: str, names: Sequence[str] | None, label: Label | None = None
+) -> str:
     cat = catalogue()
     kind = cat["params"][name]
     if kind == "seat":
         return _seat(value, lang, names)
     if kind == "seats":
         return ", ".join(_seat(s, lang, names) for s in value)
+    if label is not None and kind in ("card", "cards", "meld", "melds"):
+        items = [value] if kind in ("card", "meld") else value
+        out = [_labelled(str(v), lang, label) for v in items]
+        return " ".join(out)
     if kind in ("cards", "melds"):
         return " ".join(value)
     if kind == "number":
@@ -203,10 +225,17 @@ def _format(name: str, value: Any, lang: str, names: Sequence[str] | None) -> st
         word = cat["words"].get(value)
         return str(word[lang]) if word else str(value)
     if kind == "message":
-        return _render(value, lang, names)
+        return _render(value, lang, names, label)
     if kind == "messages":
-        return "; ".join(_render(v, lang, names) for v in value)
+        return "; ".join(_render(v, lang, names, label) for v in value)
     return str(value)  # card, meld, text
+
+
+def _labelled(text: str, lang: str, label: Label) -> str:
+    """A card, a meld item (``JK=7H``) or a meld (``[5H 6H 7H]``) written with ``label``."""
+    if text.startswith("[") and text.endswith("]"):
+        return "[" + " ".join(_labelled(t, lang, label) for t in text[1:-1].split()) + "]"
+    return "=".join(label(part, lang) for part in text.split("="))
 
 
 def _seat(seat: int, lang: str, names: Sequence[str] | None) -> str:

@@ -56,6 +56,7 @@ __all__ = [
     "DeclareArrangement",
     "DeclareRequirement",
     "IndianRules",
+    "IndianTurnOptions",
     "LoserArrangement",
     "LoserMeldCredit",
     "PoolElimination",
@@ -272,6 +273,20 @@ class DropOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class IndianTurnOptions:
+    time_limit_s: float | None = None
+    """Seconds a player has for a turn (the draw and the discard or declaration), or none for no
+    limit. When the turn's time and the player's time bank have both run out, the turn is
+    played for them: a card is drawn from the stock and that card is thrown (after a draw, the
+    card just drawn is thrown).
+    """
+    time_bank_s: float | None = None
+    """Extra seconds each player has for the whole hand, spent only once a turn's
+    turn.time_limit_s has run out (none: no time bank). Needs turn.time_limit_s.
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class IndianScoringOptions:
     mode: ScoringMode = ScoringMode.PENALTY_LOW
     """How a hand is scored: PENALTY_LOW, the losers score the points of their unmelded cards and
@@ -442,6 +457,7 @@ class IndianRules(OptionSet):
     wild: WildOptions = field(default_factory=WildOptions)
     declare: DeclareOptions = field(default_factory=DeclareOptions)
     drop: DropOptions = field(default_factory=DropOptions)
+    turn: IndianTurnOptions = field(default_factory=IndianTurnOptions)
     scoring: IndianScoringOptions = field(default_factory=IndianScoringOptions)
     stock: StockOptions = field(default_factory=StockOptions)
     discard: DiscardOptions = field(default_factory=DiscardOptions)
@@ -495,6 +511,13 @@ class IndianRules(OptionSet):
             yield f"players.max = {p.max} is below players.min = {p.min}"
         if d.kind is not DeckKind.CARDS:
             yield f"deck.kind = {d.kind.name}: Indian Rummy is played with cards"
+        t = self.turn
+        if t.time_limit_s is not None and t.time_limit_s <= 0:
+            yield f"turn.time_limit_s = {t.time_limit_s}: a limit must be positive (or none)"
+        if t.time_bank_s is not None and t.time_bank_s < 0:
+            yield f"turn.time_bank_s = {t.time_bank_s}: a time bank cannot be negative"
+        if t.time_bank_s is not None and t.time_limit_s is None:
+            yield "turn.time_bank_s needs turn.time_limit_s (a bank extends a turn's time)"
         if not 1 <= d.standard_decks <= 4:
             yield f"deck.standard_decks = {d.standard_decks}: use 1 to 4"
         if not 0 <= d.printed_jokers <= 8:

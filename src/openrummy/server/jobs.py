@@ -90,7 +90,9 @@ def check_job(
 
 def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
     """The solver's best play from this seat's view, as a table and as steps."""
-    from openrummy.solve import best_play, explain
+    from openrummy.messages import render
+    from openrummy.solve import best_play
+    from openrummy.solve.explain import card_label, explain_messages
 
     seat = view["seat"]
     table = [Meld.parse("[" + " ".join(m) + "]") for m in view["table"]]
@@ -98,12 +100,20 @@ def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
     opened = bool(view["opened"][seat])
     play = best_play(rules, table, hand, opened=opened)
     if play.is_pass:
-        return {"found": False, "table": None, "steps": [], "placed": [], "count": 0}
-    steps = explain(list(play.before), list(play.table), lang=lang, rules=rules.meld_rules)
+        return {
+            "found": False,
+            "table": None,
+            "steps": [],
+            "step_messages": [],
+            "placed": [],
+            "count": 0,
+        }
+    messages = explain_messages(list(play.before), list(play.table), rules.meld_rules)
     return {
         "found": True,
         "table": [str(m) for m in play.table],
-        "steps": steps,
+        "steps": [render(m, lang, label=card_label) for m in messages],
+        "step_messages": [m.to_json() for m in messages],
         "placed": [str(c) for c in play.placed],
         "count": play.count,
         "opening": [str(m) for m in play.opening],

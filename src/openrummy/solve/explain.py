@@ -3,13 +3,17 @@
 The rules judge only the table at the end of a turn (RULES.md §2.1), but a person needs
 the way there. :func:`explain_steps` turns a before/after pair of tables into steps in
 the seed vocabulary (RULES.md §4.3: add/Anfügen, split/Splitten, replace/Ersetzen,
-combine/Kombinieren, new meld, swap joker); :func:`explain` renders them as text.
+combine/Kombinieren, new meld, swap joker); :func:`explain_messages` makes them
+messages (codes, cards in notation) and :func:`explain` words those through the message
+catalogue, cards and tiles as the table shows them.
 
     >>> from openrummy import Meld, find_preset
     >>> before = [Meld.parse("[4S 5S 6S 7S]")]
     >>> after = [Meld.parse("[5S 6S 7S]"), Meld.parse("[4S 4H 4D]")]
     >>> explain(before, after)
     ['1. Split: take 4♠ from [4♠ 5♠ 6♠ 7♠]; lay 4♠ 4♥ 4♦ as a new set']
+    >>> explain([], [Meld.parse("[K11 R11 B11]")], lang="de")
+    ['1. Neue Kombination: lege schwarz 11 rot 11 blau 11 als neuen Satz aus']
     >>> explain(before, after, lang="de")
     ['1. Splitten: nimm 4♠ aus [4♠ 5♠ 6♠ 7♠]; lege 4♠ 4♥ 4♦ als neuen Satz aus']
 
@@ -28,8 +32,17 @@ from enum import Enum
 from openrummy.cards import Card
 from openrummy.errors import InvalidMeldError
 from openrummy.melds import Meld, MeldItem, MeldKind, MeldRules
+from openrummy.messages import LANGS, Reason, catalogue, render
 
-__all__ = ["Step", "StepKind", "apply_steps", "explain", "explain_steps"]
+__all__ = [
+    "Step",
+    "StepKind",
+    "apply_steps",
+    "card_label",
+    "explain",
+    "explain_messages",
+    "explain_steps",
+]
 
 
 class StepKind(Enum):
@@ -40,28 +53,6 @@ class StepKind(Enum):
     COMBINE = "combine"
     SWAP_JOKER = "swap joker"
     REARRANGE = "rearrange"
-
-
-_KIND_TEXT = {
-    "en": {
-        StepKind.NEW_MELD: "New meld",
-        StepKind.ADD: "Add",
-        StepKind.SPLIT: "Split",
-        StepKind.REPLACE: "Replace",
-        StepKind.COMBINE: "Combine",
-        StepKind.SWAP_JOKER: "Swap joker",
-        StepKind.REARRANGE: "Rearrange",
-    },
-    "de": {
-        StepKind.NEW_MELD: "Neue Kombination",
-        StepKind.ADD: "Anfügen",
-        StepKind.SPLIT: "Splitten",
-        StepKind.REPLACE: "Ersetzen",
-        StepKind.COMBINE: "Kombinieren",
-        StepKind.SWAP_JOKER: "Joker tauschen",
-        StepKind.REARRANGE: "Umlegen",
-    },
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,12 +213,83 @@ def apply_steps(before: Sequence[Meld], steps: Sequence[Step]) -> list[Meld]:
     return [Meld(tuple(items)) for items in _replay(before, steps) if items]
 
 
-def _items_text(meld: Meld, lang: str) -> str:
-    return " ".join(it.pretty(lang) for it in meld.items)
+def card_label(code: str, lang: str = "en") -> str:
+    """A card or tile in notation as the table shows it in words: ``4♠``, ``black 11``,
+    ``Joker`` (the web page's labels too).
+
+    >>> card_label("K11"), card_label("R3", "de"), card_label("10H")
+    ('black 11', 'rot 3', '10♥')
+    """
+    card = Card.parse(code)
+    if card.is_joker:
+        return str(catalogue()["words"]["joker"][lang])
+    if card.tile and card.suit is not None:
+        word = catalogue()["words"][f"tile.{str(card)[0]}"]
+        return f"{word[lang]} {card.rank}"
+    return card.pretty(lang)
 
 
-def _cards_text(cards: Sequence[Card], lang: str) -> str:
-    return " ".join(c.pretty(lang) for c in sorted(cards, key=Card.sort_key))
+def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
+    return tuple(str(c) for c in sorted(cards, key=Card.sort_key))
+
+
+def _items(meld: Meld | Sequence[MeldItem]) -> tuple[str, ...]:
+    items = meld.items if isinstance(meld, Meld) else meld
+    return tuple(str(it) for it in items)
+
+
+def _meld(items: Sequence[MeldItem]) -> str:
+    return "[" + " ".join(_items(items)) + "]"
+
+
+def explain_messages(
+    before: Sequence[Meld], after: Sequence[Meld], rules: MeldRules | None = None
+) -> list[Reason]:
+    """The steps of :func:`explain_steps` as messages: a code and its cards in notation,
+    which the message catalogue (or the web page) words in the reader's language.
+
+    >>> msgs = explain_messages([Meld.parse("[5H 6H 7H]")], [Meld.parse("[5H 6H 7H 8H]")])
+    >>> msgs[0].to_json()["step"], msgs[0].to_json()["parts"][0]["cards"]
+    ('step.add', ['8H'])
+    """
+    mr = rules or _guess_rules(before, after)
+    steps = explain_steps(before, after, mr)
+    work: list[list[MeldItem]] = [list(m.items) for m in before]
+    out: list[Reason] = []
+    for n, st in enumerate(steps, 1):
+        parts: list[Reason] = [
+            Reason.of("step.take", cards=_codes(cards), meld=_meld(work[i]))
+            for i, cards in st.takes
+        ]
+        result = st.result.normalized(mr) if st.result.is_valid(mr) else st.result
+        if st.target is None:
+            key = "step.lay_set" if result.kind(mr) is MeldKind.SET else "step.lay_run"
+            parts.append(Reason.of(key, cards=_items(result)))
+        else:
+            shown = _meld(work[st.target])
+            added = [c for _i, cs in st.takes for c in cs] + list(st.from_hand)
+            if st.kind is StepKind.SWAP_JOKER:
+                parts.append(
+                    Reason.of(
+                        "step.swap_in",
+                        cards=_codes(st.from_hand),
+                        meld=shown,
+                        result=_meld(result.items),
+                    )
+                )
+            elif added:
+                parts.append(
+                    Reason.of(
+                        "step.add_to", cards=_codes(added), meld=shown, result=_meld(result.items)
+                    )
+                )
+            else:
+                parts.append(Reason.of("step.rearrange_as", meld=shown, result=_meld(result.items)))
+        # replay this step on the working table, for the next step's wording
+        work = _replay_one(work, st)
+        word = "step." + st.kind.name.lower()
+        out.append(Reason.of("step", index=n, step=word, parts=tuple(parts)))
+    return out
 
 
 def explain(
@@ -237,59 +299,11 @@ def explain(
     lang: str = "en",
     rules: MeldRules | None = None,
 ) -> list[str]:
-    """Numbered steps in English (``lang="en"``) or German (``"de"``)."""
-    if lang not in _KIND_TEXT:
+    """Numbered steps in English (``lang="en"``) or German (``"de"``): the messages of
+    :func:`explain_messages` in words, cards and tiles as the table shows them."""
+    if lang not in LANGS:
         raise ValueError(f"language {lang!r}: use 'en' or 'de'")
-    mr = rules or _guess_rules(before, after)
-    steps = explain_steps(before, after, mr)
-    work: list[list[MeldItem]] = [list(m.items) for m in before]
-    out: list[str] = []
-    de = lang == "de"
-    for n, st in enumerate(steps, 1):
-        parts: list[str] = []
-        for i, cards in st.takes:
-            shown = Meld(tuple(work[i])).pretty(lang)
-            parts.append(
-                f"nimm {_cards_text(cards, lang)} aus {shown}"
-                if de
-                else f"take {_cards_text(cards, lang)} from {shown}"
-            )
-        result = st.result.normalized(mr) if st.result.is_valid(mr) else st.result
-        kind = result.kind(mr)
-        if st.target is None:
-            if de:
-                what = "neuen Satz" if kind is MeldKind.SET else "neue Reihe"
-                parts.append(f"lege {_items_text(result, lang)} als {what} aus")
-            else:
-                what = "set" if kind is MeldKind.SET else "run"
-                parts.append(f"lay {_items_text(result, lang)} as a new {what}")
-        else:
-            shown = Meld(tuple(work[st.target])).pretty(lang)
-            added = [c for _i, cs in st.takes for c in cs] + list(st.from_hand)
-            if st.kind is StepKind.SWAP_JOKER:
-                parts.append(
-                    f"lege {_cards_text(st.from_hand, lang)} in {shown}, nimm den Joker heraus; "
-                    f"es bleibt {result.pretty(lang)}"
-                    if de
-                    else f"put {_cards_text(st.from_hand, lang)} into {shown} in place of the "
-                    f"joker; it reads {result.pretty(lang)}"
-                )
-            elif added:
-                parts.append(
-                    f"lege {_cards_text(added, lang)} an {shown} an: {result.pretty(lang)}"
-                    if de
-                    else f"add {_cards_text(added, lang)} to {shown}: {result.pretty(lang)}"
-                )
-            else:
-                parts.append(
-                    f"lege {shown} um zu {result.pretty(lang)}"
-                    if de
-                    else f"rearrange {shown} as {result.pretty(lang)}"
-                )
-        # replay this step on the working table, for the next step's wording
-        work = _replay_one(work, st)
-        out.append(f"{n}. {_KIND_TEXT[lang][st.kind]}: " + "; ".join(parts))
-    return out
+    return [render(m, lang, label=card_label) for m in explain_messages(before, after, rules)]
 
 
 def _replay_one(work: list[list[MeldItem]], st: Step) -> list[list[MeldItem]]:

@@ -110,6 +110,8 @@ function createForm(presets) {
     const max = o["players.max"];
     const field = (/** @type {string} */ id, /** @type {string} */ label, /** @type {HTMLElement} */ input, /** @type {string} */ help = "") =>
       h("div", { class: "field" }, h("label", { for: id }, label), input, help ? h("small", { class: "muted" }, help) : null);
+    const seconds = (/** @type {string} */ id, /** @type {string[]} */ choices) =>
+      h("select", { id }, choices.map((s) => h("option", { value: s }, s ? t("lobby.seconds", { n: s }) : t("lobby.no_limit"))));
     const num = (/** @type {string} */ id, /** @type {any} */ value, /** @type {number} */ lo, /** @type {number} */ hi) => h("input", { id, type: "number", min: lo, max: hi, value: value ?? "" });
     const seatRows = state.seats.map((s, i) =>
       h(
@@ -191,7 +193,12 @@ function createForm(presets) {
                 h("select", { id: "opt-time" }, ["", "60", "120", "180"].map((s) => h("option", { value: s }, s ? t("lobby.seconds", { n: s }) : t("lobby.no_limit")))),
               ),
             ]
-          : [field("opt-deals", t("lobby.deals"), num("opt-deals", o["deals.count"], 1, 12))],
+          : [
+              field("opt-deals", t("lobby.deals"), num("opt-deals", o["deals.count"], 1, 12)),
+              // Indian Rummy: a turn time plus a time bank per player and hand, as the apps have.
+              field("opt-time", t("lobby.time_limit"), seconds("opt-time", ["", "15", "30", "45", "60"])),
+              field("opt-bank", t("lobby.time_bank"), seconds("opt-bank", ["", "30", "60", "120"]), t("lobby.time_bank_help")),
+            ],
         field(
           "opt-pause",
           t("lobby.bot_speed"),
@@ -219,7 +226,10 @@ function createForm(presets) {
       setNum("opening.threshold", "opt-threshold");
       setNum("deck.printed_jokers", "opt-jokers");
       setNum("fail.penalty_draw", "opt-penalty");
-    } else setNum("deals.count", "opt-deals");
+    } else {
+      setNum("deals.count", "opt-deals");
+      if (val("opt-time") && val("opt-bank")) options["turn.time_bank_s"] = Number(val("opt-bank"));
+    }
     const seats = state.seats.map((s) => (s === "me" || s === "human" ? { kind: "human" } : { kind: "bot", bot: s.slice(4) }));
     const format = val("opt-format");
     const time = val("opt-time");

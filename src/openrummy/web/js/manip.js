@@ -739,7 +739,7 @@ export class ManipBoard {
       hint.found
         ? [
             h("p", null, tn("hint.places", hint.count), hint.goes_out ? " " + t("hint.goes_out") : ""),
-            h("ol", { class: "steps" }, hint.steps.map((/** @type {string} */ s) => h("li", null, s.replace(/^\d+\.\s*/, "")))),
+            h("ol", { class: "steps" }, hintSteps(hint).map((s) => h("li", null, s))),
           ]
         : h("p", null, t("hint.none")),
       h(
@@ -824,4 +824,15 @@ function adopt(m, text) {
  */
 function meldProblem(entry) {
   return entry.problem ? render(entry.problem) : entry.reason || "";
+}
+
+/**
+ * A hint's steps in the page's language: the server's step messages (cards in notation) worded
+ * by the catalogue, so tiles read as the table shows them ("black 11"), never as codes.
+ * @param {{steps?: string[], step_messages?: any[]}} hint
+ * @returns {string[]}
+ */
+export function hintSteps(hint) {
+  const numbered = hint.step_messages ? hint.step_messages.map((m) => render(m)) : hint.steps || [];
+  return numbered.map((s) => s.replace(/^\d+\.\s*/, ""));
 }

@@ -6,6 +6,9 @@
  */
 import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
 import { cardEl } from "./cards.js";
+import { clockText, timerParts } from "./clock.js";
+import { OpponentTurns, roundDrops, tableChange } from "./turns.js";
+import { unseen } from "./order.js";
 import { $, dialog, h, replace, toast } from "./dom.js";
 import { eventText } from "./events.js";
 import { errorText, render, renderAll } from "./messages.js";
@@ -47,6 +50,9 @@ export class TableContext {
     this.polling = false;
     this.wasMyTurn = false;
     /** @type {string | null} */ this.rematchId = null;
+    /** The other players' moves since mine, to step through. */
+    this.turns = new OpponentTurns();
+    /** @type {ReturnType<typeof setInterval> | null} */ this.stepTimer = null;
     this.pageTitle = document.title;
     onLangChange(() => this.render());
   }
@@ -87,6 +93,7 @@ export class TableContext {
     this.closed = true;
     this.board?.detach?.();
     clearInterval(this.timer);
+    this.stopSteps();
     this.ws?.close();
     document.title = this.pageTitle;
     setTiles(false);
@@ -133,6 +140,8 @@ export class TableContext {
           const n = data.penalty ?? this.rules.penalty_draw;
           this.failure = t("fail.banner", { reason: data.violations ? renderAll(data.violations) : msg.event.text, n });
         } else if (mine) this.failure = null;
+        this.turns.record(this.view, msg.event, msg.view, this.seat);
+        if (!this.turns.open) this.stopSteps();
         this.setView(msg.view, msg.seq, msg.now, msg.deadline);
         this.resolve(msg.reply_to, msg);
         this.render();
@@ -226,9 +235,12 @@ export class TableContext {
       el.textContent = "";
       return;
     }
-    const left = Math.max(0, Math.round(this.deadline - Date.now() / 1000));
-    el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    el.classList.toggle("low", left <= 15);
+    // Indian Rummy's time bank: the turn's own time first, then the seat's bank.
+    const bank = this.view.time_bank ? this.view.time_bank[this.view.current] : null;
+    const parts = timerParts(this.deadline - Date.now() / 1000, bank);
+    el.textContent = `⏱ ${clockText(parts.turn)}` + (bank ? ` · ${t("timer.bank", { time: clockText(parts.bank) })}` : "");
+    el.classList.toggle("low", parts.turn + parts.bank <= 15);
+    el.classList.toggle("in-bank", parts.inBank);
   }
 
   /** After the game: has another player asked for a rematch? */
@@ -477,7 +489,7 @@ export class TableContext {
       { class: `table-page fam-${this.rules.family}` },
       this.headBar(),
       this.playersBar(),
-      h("div", { class: "main-col" }, this.table.status === "closed" ? h("div", { class: "notice fail row spread", role: "status" }, t("table.closed"), this.rematchButton()) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
+      h("div", { class: "main-col" }, this.turns.open ? this.stepsPanel() : null, this.table.status === "closed" ? h("div", { class: "notice fail row spread", role: "status" }, t("table.closed"), this.rematchButton()) : null, this.board.render(), this.failure ? h("div", { class: "notice fail", role: "alert", id: "fail-banner" }, this.failure) : null),
       h("aside", { class: "side-col" }, this.scoreboard(), this.logPanel()),
     );
     if (over && !this.summaryOpen) page.appendChild(this.finalPanel());
@@ -497,7 +509,83 @@ export class TableContext {
       h("div", { class: "title" }, h("strong", null, this.table.title), h("span", { class: "muted" }, " · ", presetTitle(this.table.preset), " · ", this.roundText())),
       h("div", { class: `status ${this.myTurn ? "mine" : ""}`, id: "turn-status", "aria-live": "polite" }, status, " ", h("span", { id: "turn-timer", class: "timer" })),
       this.role === "spectator" ? h("span", { class: "badge" }, t("table.watching")) : null,
+      h(
+        "button",
+        { class: "btn small", id: "last-turn-btn", disabled: !this.turns.steps.length, title: t("steps.replay_help"), onclick: () => this.playSteps() },
+        "⏪ ",
+        t("steps.replay"),
+      ),
       this.tableButtons(),
+    );
+  }
+
+  /** Step through the other players' last moves, one step every 1.2 seconds. */
+  playSteps() {
+    this.stopSteps();
+    this.turns.start();
+    if (this.turns.open) {
+      this.stepTimer = setInterval(() => {
+        if (!this.turns.move(1)) this.stopSteps();
+        this.render();
+      }, 1200);
+    }
+    this.render();
+  }
+
+  stopSteps() {
+    if (this.stepTimer) clearInterval(this.stepTimer);
+    this.stepTimer = null;
+  }
+
+  /** The step on show: what it did, and the table (or the piles) after it, its cards glowing. */
+  stepsPanel() {
+    const step = /** @type {import("./turns.js").TurnStep} */ (this.turns.current);
+    const { before, after, event } = step;
+    const seat = event.seat;
+    let board;
+    if (this.rules.family === "indian") {
+      const pile = after.discard_pile || [];
+      const fresh = unseen(before.discard_pile || [], pile);
+      board = h(
+        "div",
+        { class: "piles" },
+        h("div", { class: "pile" }, h("span", { class: "label" }, t("board.stock")), h("div", { class: "stock-pile" }, h("span", null, String(after.stock)))),
+        h(
+          "div",
+          { class: "pile" },
+          h("span", { class: "label" }, t("board.discard")),
+          h("div", { class: "fan" }, pile.slice(-8).map((/** @type {string} */ c, /** @type {number} */ k) => cardEl(c, { small: true, extra: fresh[pile.length - Math.min(8, pile.length) + k] ? "fresh" : "" }))),
+        ),
+      );
+    } else {
+      const melds = tableChange(before.table, after.table);
+      board = h(
+        "div",
+        { class: "table-melds steps-table" },
+        melds.length
+          ? melds.map((m) => h("div", { class: "meld" }, h("div", { class: "cards" }, m.map((c) => cardEl(c.tok.split("=")[0], { small: true, ident: c.tok.split("=")[1] || null, extra: c.fresh ? "fresh" : "" })))))
+          : h("p", { class: "muted empty" }, t("board.empty_table")),
+      );
+    }
+    const sizes = [before.hand_sizes?.[seat], after.hand_sizes?.[seat]];
+    return h(
+      "section",
+      { class: "panel turn-steps", id: "turn-steps", "aria-live": "polite" },
+      h(
+        "div",
+        { class: "row spread" },
+        h("strong", { id: "turn-step-pos" }, t("steps.position", { n: this.turns.at + 1, of: this.turns.steps.length })),
+        h(
+          "div",
+          { class: "row" },
+          h("button", { class: "btn small", id: "turn-step-prev", "aria-label": t("replay.prev"), onclick: () => { this.stopSteps(); this.turns.move(-1); this.render(); } }, "◀"),
+          h("button", { class: "btn small", id: "turn-step-next", "aria-label": t("replay.next"), onclick: () => { this.stopSteps(); this.turns.move(1); this.render(); } }, "▶"),
+          h("button", { class: "btn small", id: "turn-step-close", onclick: () => { this.stopSteps(); this.turns.close(); this.render(); } }, t("btn.close")),
+        ),
+      ),
+      h("p", { id: "turn-step-event" }, eventText(event, this.names)),
+      sizes[0] !== undefined && sizes[0] !== null && sizes[0] !== sizes[1] ? h("p", { class: "muted" }, t("steps.hand", { name: this.names[seat] ?? "?", from: sizes[0], to: sizes[1] ?? 0 })) : null,
+      board,
     );
   }
 
@@ -592,10 +680,14 @@ export class TableContext {
     );
     const title = this.rules.family === "indian" ? t("summary.hand_over", { n: last.index + 1 }) : t("summary.round_over", { n: last.index + 1 });
     const failed = this.failedDeclarations(last.index);
-    const ending =
-      last.termination === "LAST_STANDING" && failed.size
-        ? t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" })
-        : t(`end.${last.termination}`);
+    const drops = roundDrops(this.log, last.index, this.seat);
+    let ending = t(`end.${last.termination}`);
+    if (last.termination === "LAST_STANDING" && failed.size) ending = t("end.invalid_declaration", { names: [...failed.keys()].map((s) => names[s]).join(", "), n: this.rules.invalid_penalty ?? "" });
+    else if (last.termination === "LAST_STANDING" && drops.dropped.length) {
+      // Say who dropped; a hand won before one's first turn (a computer player dropped at once) says that too.
+      ending = t("end.dropped", { names: drops.dropped.map((s) => names[s]).join(", "), winner: last.winners.map((/** @type {number} */ s) => names[s]).join(", ") });
+      if (this.seat !== null && !drops.played && last.winners.includes(this.seat)) ending += " " + t("end.before_your_turn");
+    }
     return h(
       "div",
       { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title, id: "round-summary" },

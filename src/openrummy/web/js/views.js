@@ -38,6 +38,7 @@
  * @property {("abandon" | "declare" | "discard" | "draw" | "drop" | "end" | "pass" | "play" | "show" | "take" | "timeout")[]} legal
  * @property {string[] | null} hand
  * @property {number | null} time_left
+ * @property {(number | null)[] | null} [time_bank]
  * @property {{[key: string]: unknown} | null} outcome
  * @property {LastAction | null} [last]
  * @property {IndianStandings | null} [match]
