@@ -2,10 +2,12 @@
 
     python bench/startup.py [--bin .venv/bin] [--runs 10] [--install]
 
-* ``rummy --help`` and a one-position ``rummy solve`` from a warm numba cache: the median
-  of ``--runs`` runs, wall-clock and CPU (user + system of the child);
-* the cold first solve (an empty ``NUMBA_CACHE_DIR``, as after ``pip install``): its time
-  and when it first says something on standard error;
+* ``rummy --help``, a one-position ``rummy solve`` of a small position (the Python core
+  answers it: numba is not loaded) and of a bigger one that loads the compiled core from a
+  warm numba cache: the median of ``--runs`` runs, wall-clock and CPU (user + system of
+  the child), and the load average;
+* the cold first solve of the bigger position (an empty ``NUMBA_CACHE_DIR``, as after
+  ``pip install``): its time and when it first says something on standard error;
 * with ``--install``: ``pip install .`` (the core, no extras) into a fresh venv, its size
   (``du``) and its packages; needs the pip cache or the network.
 """
@@ -25,6 +27,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = '{"game": "robbers", "table": [["4S","5S","6S","7S"]], "hand": ["3S","4H"]}\n'
+# more than rummy solve's Python try (2,000 states): the compiled core is loaded
+BIG = (
+    '{"game": "robbers", "table": [["3H", "3S", "3C"], ["8C", "8D", "8H", "JK=8S"], '
+    '["3C", "JK=4C", "5C"], ["6C", "6D", "6S", "6H"], ["2S", "2C", "2H"], '
+    '["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS"], ["10S", "10H", "10D", "10C"]], '
+    '"hand": ["JH", "JD", "KS", "AH", "AC", "9H", "KC", "4D", "QD", "JC", "7C", "4H", "4D", "5D"]}\n'
+)
 
 
 def _cpu() -> float:
@@ -90,13 +99,20 @@ def main() -> None:
     parser.add_argument("--install", action="store_true")
     args = parser.parse_args()
     rummy = str(Path(args.bin) / "rummy")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average before: {load}", flush=True)
     print(f"rummy --help: {median_of([rummy, '--help'], args.runs)}", flush=True)
-    print(f"warm rummy solve: {median_of([rummy, 'solve'], args.runs, LINE)}", flush=True)
+    print(f"rummy solve, small: {median_of([rummy, 'solve'], args.runs, LINE)}", flush=True)
+    print(f"rummy solve, compiled: {median_of([rummy, 'solve'], args.runs, BIG)}", flush=True)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average after: {load}", flush=True)
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        wall, cpu, said, first = timed([rummy, "solve"], LINE, env)
+        wall, cpu, said, first = timed([rummy, "solve"], BIG, env)
     when = f"after {said:.2f} s: {first!r}" if said is not None else "nothing"
-    print(f"cold rummy solve: {wall:.1f} s wall, {cpu:.1f} s CPU; said {when}", flush=True)
+    print(
+        f"cold rummy solve, compiled: {wall:.1f} s wall, {cpu:.1f} s CPU; said {when}", flush=True
+    )
     if args.install:
         install_core()
 

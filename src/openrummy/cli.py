@@ -86,12 +86,13 @@ def _require_extra(extra: str, what: str) -> None:
         raise _fail(str(e), 3) from None
 
 
-def _announce_compile() -> None:
+def _announce_compile(at_once: bool = True) -> None:
     """Say so on standard error while numba compiles the solver's core (once after an
-    install), so that nobody waits a minute in silence."""
+    install), so that nobody waits a minute in silence; ``at_once=False``: only if it
+    really starts (a command that may not need the compiled core)."""
     from openrummy.solve import compiled
 
-    compiled.announce_with(lambda message: typer.echo(str(message), err=True))
+    compiled.announce_with(lambda message: typer.echo(str(message), err=True), at_once=at_once)
 
 
 def _version(value: bool) -> None:
@@ -859,11 +860,12 @@ def solve(
     except RummyError as e:
         raise _fail(str(e)) from None
     stream = None if position else _open_input(file)
-    _announce_compile()
-    from openrummy.solve.jsonl import solve_lines
+    # a small position is answered by the Python core, nothing compiled (CLI_SETTINGS)
+    _announce_compile(at_once=False)
+    from openrummy.solve.jsonl import CLI_SETTINGS, solve_lines
 
     if position:
-        for out in solve_lines(position, pretty=pretty, lang=lang):
+        for out in solve_lines(position, pretty=pretty, lang=lang, settings=CLI_SETTINGS):
             typer.echo(out)
             if out.startswith('{"error"') or ": error: " in out:
                 raise typer.Exit(1)
@@ -871,7 +873,7 @@ def solve(
     assert stream is not None
     failed = False
     try:
-        for out in solve_lines(stream, pretty=pretty, lang=lang):
+        for out in solve_lines(stream, pretty=pretty, lang=lang, settings=CLI_SETTINGS):
             failed = failed or out.startswith('{"error"') or ": error: " in out
             typer.echo(out)
     finally:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,7 @@ __all__ = [
     "announce_with",
     "available",
     "likely_cold",
+    "loaded",
     "warm",
 ]
 
@@ -40,6 +42,12 @@ def available() -> bool:
     from openrummy.extras import missing
 
     return not missing("fast")
+
+
+def loaded() -> bool:
+    """True once the compiled core has been imported in this process (numba loaded, its
+    functions loading on first use)."""
+    return "openrummy.solve._fast" in sys.modules
 
 
 def _cache_dirs() -> list[Path]:
@@ -66,9 +74,10 @@ def likely_cold() -> bool:
     return True
 
 
-def announce_with(say: Callable[[Reason], None]) -> None:
+def announce_with(say: Callable[[Reason], None], *, at_once: bool = True) -> None:
     """Call ``say(COMPILING)`` once, when numba starts compiling the core in this process
-    (and at once if the cache looks cold). Loading a cached core says nothing."""
+    (and, with ``at_once``, at once if the cache looks cold: for a caller that will surely
+    load the core). Loading a cached core says nothing."""
     if _announcer:
         return
     spoken: list[bool] = []
@@ -79,7 +88,7 @@ def announce_with(say: Callable[[Reason], None]) -> None:
             say(message)
 
     _announcer.append(once)
-    if likely_cold():
+    if at_once and likely_cold():
         once(COMPILING)
 
 

@@ -77,6 +77,12 @@ class SolverSettings:
     """States one question of the kept-melds tie-break ("can these melds stay?") may visit;
     a question over budget counts as no (the tie-break is best-effort)."""
 
+    python_first: int = 0
+    """While the compiled core is not loaded in this process, search each problem with the
+    Python core first for up to this many states, and load the compiled core only past
+    them (0: the compiled core at once). Loading it costs a process about a second, far
+    more than the Python core needs for a small position; ``rummy solve`` sets this."""
+
     open_in_parts: bool = True
     """For an opening turn that may also play on the table, try the two fast answers first
     (the best play without the opening rule, and "open with some hand-only melds, then

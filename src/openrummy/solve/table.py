@@ -28,8 +28,8 @@ counting unchanged melds is not a quantity that the rank-by-rank program can add
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 
 from openrummy._memo import by_identity
@@ -38,8 +38,8 @@ from openrummy.errors import ConfigError, InvalidMeldError
 from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
+from openrummy.solve import compiled
 from openrummy.solve._dp import solve_core
-from openrummy.solve._milp import lp_bound, solve_milp
 from openrummy.solve._problem import (
     HIGH,
     LOW,
@@ -215,6 +215,21 @@ def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
     )
 
 
+def lp_bound(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult | None]:
+    """:func:`._milp.lp_bound`, imported on first use: HiGHS (and numpy) load only for the
+    positions that ask the linear relaxation, not for every ``rummy solve``."""
+    from openrummy.solve import _milp
+
+    return _milp.lp_bound(prob, spec)
+
+
+def solve_milp(prob: CoreProblem, spec: CoreSpec) -> CoreResult:
+    """:func:`._milp.solve_milp`, imported on first use (see :func:`lp_bound`)."""
+    from openrummy.solve import _milp
+
+    return _milp.solve_milp(prob, spec)
+
+
 class _Solver:
     """One position reduced to counts, with helpers to solve sub-tables of it."""
 
@@ -293,29 +308,69 @@ class _Solver:
         )
         settings = self.settings
         if budget is not None or target is not None:
-            return solve_core(
-                prob,
-                self.spec,
-                want_melds=melds,
-                lower=lower,
-                target=target,
-                budget=budget,
-                settings=settings,
-            )
+            return self._core(prob, want_melds=melds, lower=lower, target=target, budget=budget)
         try:
-            return solve_core(
+            return self._core(
                 prob,
-                self.spec,
                 want_melds=melds,
                 lower=lower,
                 budget=settings.dp_budget,
                 upper=(lambda: lp_bound(prob, self.spec)) if settings.lp_bound else None,
                 unit=self.big,
-                settings=settings,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
             return solve_milp(prob, self.spec)
+
+    def _core(
+        self,
+        prob: CoreProblem,
+        *,
+        want_melds: bool,
+        lower: int,
+        target: int | None = None,
+        budget: int | None = None,
+        upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
+        unit: int = 1,
+    ) -> CoreResult:
+        """:func:`solve_core` with these settings. With ``python_first`` and the compiled
+        core not loaded yet, the Python core alone first (no outside bound: an exact answer
+        of its own within those states, else the compiled core as without the setting)."""
+        settings = self.settings
+        if (
+            settings.python_first
+            and settings.compiled
+            and compiled.available()
+            and not compiled.loaded()
+        ):
+            first = settings.python_first if budget is None else min(budget, settings.python_first)
+            try:
+                return solve_core(
+                    prob,
+                    self.spec,
+                    want_melds=want_melds,
+                    lower=lower,
+                    target=target,
+                    budget=first,
+                    unit=unit,
+                    settings=replace(settings, compiled=False),
+                )
+            except BudgetExceeded:
+                # the compiled core, with the caller's budget and bound; an interface that
+                # waits for it hears now, not after numba's import, if it must be compiled
+                if compiled.likely_cold():
+                    compiled.on_compile()
+        return solve_core(
+            prob,
+            self.spec,
+            want_melds=want_melds,
+            lower=lower,
+            target=target,
+            budget=budget,
+            upper=upper,
+            unit=unit,
+            settings=settings,
+        )
 
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""
