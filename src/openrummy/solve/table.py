@@ -39,7 +39,9 @@ from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
 from openrummy.solve._dp import solve_core
+from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve._milp import lp_bound, solve_milp
+from openrummy.solve._opening import opening_candidates
 from openrummy.solve._problem import (
     HIGH,
     LOW,
@@ -225,13 +227,16 @@ class _Solver:
         open_mode: int,
         open_all: bool,
         settings: SolverSettings,
+        big: int | None = None,
     ) -> None:
         self.rules = rules
         self.settings = settings
         self.tiles = rules.deck.kind is DeckKind.TILES
         self.hand = [_norm_card(c, self.tiles) for c in hand]
         self.spec = _spec(rules, open_mode, open_all)
-        self.big = sum(rules.penalty_value(c) for c in self.hand) + 1
+        # the count unit: above any sum of values (a given one: scores comparable with
+        # another solver's whose hand holds this one)
+        self.big = big or sum(rules.penalty_value(c) for c in self.hand) + 1
         self.h, self.hj = _counts(self.hand)
         self.weight = tuple(tuple(self.big + v for v in row) for row in _penalties(rules))
         self.jw = self.big + rules.penalty_value(JOKER)
@@ -447,7 +452,8 @@ def best_play(
         )
 
     if not touch_table:
-        res = solver.solve([], melds=True)
+        exact = _open_exact(solver, [], NEG) if open_mode == OPEN_POINTS else None
+        res = exact if exact is not None else solver.solve([], melds=True)
         base: list[Meld] = list(melds)
     else:
         lower = NEG
@@ -456,7 +462,8 @@ def best_play(
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
-            pre = alone.solve([], melds=open_mode == OPEN_POINTS)
+            exact = _open_exact(alone, [], NEG) if open_mode == OPEN_POINTS else None
+            pre = exact if exact is not None else alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return BestPlay(
                     tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds)
@@ -464,6 +471,8 @@ def best_play(
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
                 lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
+                if shortcut is None and settings.open_candidates:
+                    shortcut = _open_exact(solver, t_cards, lower)
         res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
         if res.score != NEG and keep_melds and melds and res.score > NEG:
@@ -579,6 +588,68 @@ def _open_then_play(
     if best != relaxed.score:
         return max(lower, best), None
     return best, CoreResult(best, melds=best_melds)
+
+
+def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResult | None:
+    """The optimum of an opening turn that may play on the table, from the list of ways
+    to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
+    the threshold can use, those melds go down and the rest of the hand is solved as an
+    opened player's (the compiled core's fast search). The best of them is the optimum.
+
+    With an empty ``table`` this is also the opening from the hand alone (every meld
+    then holds hand cards only, so the rest's melds may join the opening).
+
+    ``lower`` is a score known to be reachable (NEG: none). The result has score NEG when
+    there is no way to open. None when the ways to open are more than
+    ``settings.open_candidates`` (then the full opening search answers), or where the
+    compiled core does not answer the opened player's questions.
+    """
+    spec, settings = solver.spec, solver.settings
+    if not settings.compiled or not compiled_available():
+        return None
+    if spec.ace != LOW and spec.min_len > 5:
+        return None
+    ways = opening_candidates(
+        spec,
+        solver.h,
+        solver.hj,
+        limit=settings.open_candidates,
+        nodes=settings.open_candidates * 40,
+    )
+    if ways is None:
+        return None
+    if not ways:
+        return CoreResult(NEG)  # no opening at all
+    rules = solver.rules
+    naturals = _naturals(solver.tiles)
+    # the best play without the opening rule bounds every way to open
+    free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+    everything = free.solve(table, melds=False).score
+    best, best_melds = NEG, None
+    # the most valuable ways first: they leave the fewest cards to place
+    for (cards, jokers), melds in sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1]):
+        down = [naturals[c // 13][c % 13] for c in cards] + [JOKER] * jokers
+        worth = sum(solver.big + rules.penalty_value(c) for c in down)
+        rest = Counter(solver.hand)
+        rest.subtract(down)
+        then = _Solver(
+            rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big
+        )
+        # only a rest that beats the best so far (and reaches the known lower bound)
+        # matters: ask that first, one question
+        need = max(best + 1, lower) - worth
+        if need > 0 and then.solve(table, melds=False, target=need).score == NEG:
+            continue
+        sub = then.solve(table, melds=True)
+        if sub.score == NEG or worth + sub.score <= best:
+            continue
+        best = worth + sub.score
+        best_melds = [(m.is_run, list(m.items)) for m in melds] + sub.melds
+        if best >= everything:
+            break
+    if best_melds is None:
+        return None
+    return CoreResult(best, melds=best_melds)
 
 
 def _within(cards: Counter[Card], meld: Meld) -> bool:
