@@ -471,7 +471,7 @@ def best_play(
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
                 lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
-                if shortcut is None and settings.open_candidates:
+                if shortcut is None:
                     shortcut = _open_exact(solver, t_cards, lower)
         res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
@@ -605,7 +605,7 @@ def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResul
     compiled core does not answer the opened player's questions.
     """
     spec, settings = solver.spec, solver.settings
-    if not settings.compiled or not compiled_available():
+    if not settings.open_candidates or not settings.compiled or not compiled_available():
         return None
     if spec.ace != LOW and spec.min_len > 5:
         return None
