@@ -63,7 +63,8 @@ def test_ways_to_open_match_the_reference(monkeypatch: pytest.MonkeyPatch) -> No
     for seed in CHEAP:
         answered.clear()
         _check(opening_position(seed), full=seed in (23, 74))
-        assert answered == [True], f"seed={seed}: not answered from the ways to open"
+        # the first call is the default settings' (the full search's, if any, follows)
+        assert answered[:1] == [True], f"seed={seed}: not answered from the ways to open"
 
 
 @pytest.mark.slow

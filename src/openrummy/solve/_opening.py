@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from openrummy.solve._milp import _windows
@@ -47,6 +48,13 @@ class OpeningMeld:
     items: tuple[Item, ...]
 
 
+@cache
+def _run_windows(spec: CoreSpec) -> tuple[tuple[tuple[int, ...], tuple[bool, ...], int], ...]:
+    """The integer program's run windows, each with the bit mask of its ranks (a window
+    holds each rank at most once)."""
+    return tuple((ranks, high, sum(1 << r for r in ranks)) for ranks, high in _windows(spec))
+
+
 def _worth(spec: CoreSpec, r: int, high: bool) -> tuple[int, int]:
     v = spec.open_ace_high if r == 0 and high else spec.open_value[r]
     return v, v if spec.open_joker is None else spec.open_joker
@@ -67,12 +75,15 @@ def opening_melds(spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int) ->
     """Every meld of hand cards and at most ``jokers`` hand jokers (see the module doc)."""
     out: list[OpeningMeld] = []
     M = spec.min_nat
-    for ranks, high in _windows(spec):
+    present = [sum(1 << r for r in range(13) if hand[s][r] > 0) for s in range(4)]
+    for ranks, high, mask in _run_windows(spec):
         ln = len(ranks)
         for s in range(4):
+            if ln - (mask & present[s]).bit_count() > jokers:
+                continue
             have = [k for k, r in enumerate(ranks) if hand[s][r] > 0]
             forced = ln - len(have)
-            if forced > jokers or len(have) < M:
+            if len(have) < M:
                 continue
             for extra in range(min(jokers - forced, len(have) - M) + 1):
                 for swap in combinations(have, extra):
