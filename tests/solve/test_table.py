@@ -369,7 +369,9 @@ def test_rummikub_opening_with_jokers_and_many_ways(settings: SolverSettings) ->
     play = solve(settings, "rummikub", melds("[K9 O9 R9]"), hand, opened=False)
     assert play.count == 15
     over = {"opening.allow_table_play_same_turn": True}
-    assert solve(settings, "rummikub", melds("[K9 O9 R9]"), hand, opened=False, over=over).count == 15
+    assert (
+        solve(settings, "rummikub", melds("[K9 O9 R9]"), hand, opened=False, over=over).count == 15
+    )
 
 
 # -- arranging and bad input ------------------------------------------------------------

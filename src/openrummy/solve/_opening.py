@@ -60,7 +60,9 @@ def _worth(spec: CoreSpec, r: int, high: bool) -> tuple[int, int]:
     return v, v if spec.open_joker is None else spec.open_joker
 
 
-def _splits(spec: CoreSpec, ranks: Sequence[int], high: Sequence[bool], nat: Sequence[bool]) -> bool:
+def _splits(
+    spec: CoreSpec, ranks: Sequence[int], high: Sequence[bool], nat: Sequence[bool]
+) -> bool:
     """Whether this run splits into two valid runs worth as much together."""
     L, M, ln = spec.min_len, spec.min_nat, len(ranks)
     for k in range(L, ln - L + 1):
@@ -99,9 +101,7 @@ def opening_melds(spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int) ->
                         items.append((s, r + 1, not nat[k], True))
                         if nat[k]:
                             cards.append(s * 13 + r)
-                    out.append(
-                        OpeningMeld(tuple(cards), ln - sum(nat), value, True, tuple(items))
-                    )
+                    out.append(OpeningMeld(tuple(cards), ln - sum(nat), value, True, tuple(items)))
     for r in range(13):
         present = [s for s in range(4) if hand[s][r] > 0]
         for mask in range(1 << len(present)):
@@ -149,10 +149,7 @@ def opening_candidates(
     def fits(m: OpeningMeld, jl: int) -> bool:
         if m.jokers > jl:
             return False
-        for c in m.cards:
-            if left[c] <= 0:
-                return False
-        return True
+        return all(left[c] > 0 for c in m.cards)
 
     def visit(start: int, value: int, jl: int) -> bool:
         nonlocal visited

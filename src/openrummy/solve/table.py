@@ -39,7 +39,6 @@ from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
 from openrummy.solve._dp import solve_core
-from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve._milp import lp_bound, solve_milp
 from openrummy.solve._opening import opening_candidates
 from openrummy.solve._problem import (
@@ -55,6 +54,7 @@ from openrummy.solve._problem import (
     CoreResult,
     CoreSpec,
 )
+from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["BestPlay", "arrange", "best_play", "can_arrange", "table_cards"]
@@ -470,9 +470,9 @@ def best_play(
                 )
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
-                lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
+                lower, shortcut, upper = _open_then_play(solver, alone, pre, t_cards, lower)
                 if shortcut is None:
-                    shortcut = _open_exact(solver, t_cards, lower)
+                    shortcut = _open_exact(solver, t_cards, lower, upper)
         res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
         if res.score != NEG and keep_melds and melds and res.score > NEG:
@@ -512,7 +512,7 @@ def best_play(
 
 def _open_then_play(
     solver: _Solver, alone: _Solver, pre: CoreResult, table: Sequence[Card], lower: int
-) -> tuple[int, CoreResult | None]:
+) -> tuple[int, CoreResult | None, int | None]:
     """An opening turn that may go on to play on the table, solved in easy parts.
 
     The opening search (hand-only melds worth the threshold, tracked card by card beside
@@ -530,15 +530,16 @@ def _open_then_play(
     Only where the compiled core answers those questions (every ace mode; with a cyclic
     ace, ``min_len`` <= 5); elsewhere they may cost as much as the opening search.
 
-    Returns the best lower bound known and, when proven optimal, the result.
+    Returns the best lower bound known, when proven optimal the result, and the best play's
+    without the opening rule (an upper bound) when it was solved.
     """
     if solver.spec.ace != LOW and solver.spec.min_len > 5:
-        return lower, None
+        return lower, None, None
     rules = solver.rules
-    free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings)
+    free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings, big=solver.big)
     relaxed = free.solve(table, melds=True)
     if relaxed.score == NEG:
-        return lower, None
+        return lower, None, None
     made = free.to_melds(relaxed)
     placed = Counter(_placed(table, [m for m, _tag in made]))
     own = [i for i, (m, _tag) in enumerate(made) if _within(placed, m)]
@@ -549,7 +550,7 @@ def _open_then_play(
             (is_run, [(s, r, j, k in opening) for s, r, j, _t in items])
             for k, (is_run, items) in enumerate(relaxed.melds)
         ]
-        return relaxed.score, CoreResult(relaxed.score, melds=tagged)
+        return relaxed.score, CoreResult(relaxed.score, melds=tagged), relaxed.score
 
     opening_melds = alone.to_melds(pre)
     values = [rules.opening_value(m) for m, _tag in opening_melds]
@@ -584,13 +585,15 @@ def _open_then_play(
             kept = [pre.melds[i] for i in range(n) if mask >> i & 1]
             best, best_melds = score, kept + sub.melds
     if best_melds is None:
-        return lower, None
+        return lower, None, relaxed.score
     if best != relaxed.score:
-        return max(lower, best), None
-    return best, CoreResult(best, melds=best_melds)
+        return max(lower, best), None, relaxed.score
+    return best, CoreResult(best, melds=best_melds), relaxed.score
 
 
-def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResult | None:
+def _open_exact(
+    solver: _Solver, table: Sequence[Card], lower: int, upper: int | None = None
+) -> CoreResult | None:
     """The optimum of an opening turn that may play on the table, from the list of ways
     to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
     the threshold can use, those melds go down and the rest of the hand is solved as an
@@ -599,7 +602,8 @@ def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResul
     With an empty ``table`` this is also the opening from the hand alone (every meld
     then holds hand cards only, so the rest's melds may join the opening).
 
-    ``lower`` is a score known to be reachable (NEG: none). The result has score NEG when
+    ``lower`` is a score known to be reachable (NEG: none), ``upper`` the best play's
+    without the opening rule if known (it bounds the optimum). The result has score NEG when
     there is no way to open. None when the ways to open are more than
     ``settings.open_candidates`` (then the full opening search answers), or where the
     compiled core does not answer the opened player's questions.
@@ -623,18 +627,25 @@ def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResul
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
-    free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-    everything = free.solve(table, melds=False).score
+    if upper is None:
+        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+        relaxed = free.solve(table, melds=not table)
+        upper = relaxed.score
+        if not table and relaxed.score != NEG:
+            # from the hand alone every meld is the hand's: if together they are worth the
+            # threshold, they are the opening, and nothing places more
+            made = free.to_melds(relaxed)
+            if sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
+                tagged = [(r, [(s, k, j, True) for s, k, j, _t in it]) for r, it in relaxed.melds]
+                return CoreResult(relaxed.score, melds=tagged)
     best, best_melds = NEG, None
-    # the most valuable ways first: they leave the fewest cards to place
+    # the ways using the most cards first: they leave the fewest to place
     for (cards, jokers), melds in sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1]):
         down = [naturals[c // 13][c % 13] for c in cards] + [JOKER] * jokers
         worth = sum(solver.big + rules.penalty_value(c) for c in down)
         rest = Counter(solver.hand)
         rest.subtract(down)
-        then = _Solver(
-            rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big
-        )
+        then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big)
         # only a rest that beats the best so far (and reaches the known lower bound)
         # matters: ask that first, one question
         need = max(best + 1, lower) - worth
@@ -645,7 +656,7 @@ def _open_exact(solver: _Solver, table: Sequence[Card], lower: int) -> CoreResul
             continue
         best = worth + sub.score
         best_melds = [(m.is_run, list(m.items)) for m in melds] + sub.melds
-        if best >= everything:
+        if best >= upper:
             break
     if best_melds is None:
         return None
