@@ -479,7 +479,10 @@ def best_play(
             kept_idx = _keep_greedy(solver, melds, res.score)
             base = [melds[i] for i in kept_idx]
             rest_cards = [c for i, m in enumerate(melds) if i not in set(kept_idx) for c in m.cards]
-            res = solver.solve(rest_cards, melds=True, lower=res.score)
+            exact = None
+            if open_mode == OPEN_POINTS:
+                exact = _open_exact(solver, rest_cards, res.score)
+            res = exact or solver.solve(rest_cards, melds=True, lower=res.score)
     if res.score == NEG:
         if open_mode == OPEN_NONE:
             raise InvalidMeldError("the table cannot be arranged into valid melds")
@@ -602,9 +605,9 @@ def _open_exact(
     With an empty ``table`` this is also the opening from the hand alone (every meld
     then holds hand cards only, so the rest's melds may join the opening).
 
-    ``lower`` is a score known to be reachable (NEG: none), ``upper`` the best play's
-    without the opening rule if known (it bounds the optimum). The result has score NEG when
-    there is no way to open. None when the ways to open are more than
+    ``lower`` is a score to reach (NEG: none), ``upper`` the best play's without the
+    opening rule if known (it bounds the optimum). The result has score NEG when there is
+    no way to open, or none reaches ``lower``. None when the ways to open are more than
     ``settings.open_candidates`` (then the full opening search answers), or where the
     compiled core does not answer the opened player's questions.
     """
@@ -659,7 +662,7 @@ def _open_exact(
         if best >= upper:
             break
     if best_melds is None:
-        return None
+        return CoreResult(NEG)  # nothing reaches lower
     return CoreResult(best, melds=best_melds)
 
 
@@ -708,6 +711,11 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
     def feasible(idx: list[int]) -> bool:
         gone = set(idx)
         rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
+        if solver.spec.open_mode == OPEN_POINTS:
+            # an opening beside the kept melds: the ways to open answer exactly
+            exact = _open_exact(solver, rest, target)
+            if exact is not None:
+                return exact.score >= target
         try:
             res = solver.solve(rest, melds=False, target=target, budget=solver.settings.keep_budget)
         except BudgetExceeded:
