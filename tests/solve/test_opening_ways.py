@@ -33,8 +33,10 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     real = table_module._open_exact
     answered: list[bool] = []
 
-    def spy(solver: _Solver, table: list[Card], lower: int) -> CoreResult | None:
-        got = real(solver, table, lower)
+    def spy(
+        solver: _Solver, table: list[Card], lower: int, upper: int | None = None
+    ) -> CoreResult | None:
+        got = real(solver, table, lower, upper)
         if table:
             answered.append(got is not None)
         return got
