@@ -652,9 +652,13 @@ def _open_exact(
         # only a rest that beats the best so far (and reaches the known lower bound)
         # matters: ask that first, one question
         need = max(best + 1, lower) - worth
-        if need > 0 and then.solve(table, melds=False, target=need).score == NEG:
-            continue
-        sub = then.solve(table, melds=True)
+        reached = NEG
+        if need > 0:
+            reached = then.solve(table, melds=False, target=need).score
+            if reached == NEG:
+                continue
+        # what the question reached is reachable: the search for the best starts there
+        sub = then.solve(table, melds=True, lower=reached)
         if sub.score == NEG or worth + sub.score <= best:
             continue
         best = worth + sub.score
