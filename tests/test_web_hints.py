@@ -35,7 +35,7 @@ SWAPS_BEFORE_OPENING = [
     ("hint-swap-robbers-5", 4),
     ("hint-swap-robbers-16", 3),
     ("hint-swap-robbers-23", 4),
-    ("hint-swap-robbers-29", 3),
+    ("hint-swap-robbers-32", 7),
 ]
 
 

@@ -24,12 +24,13 @@ METHODS = {
     "race": SolverSettings(race_step=1),
     "python": SolverSettings(compiled=False),
     "lp": SolverSettings(lp_after=0, compiled_lp_after=0, compiled_lp_on_no=True),
-    "milp": SolverSettings(dp_budget=0, lp_bound=False),
+    "milp": SolverSettings(dp_budget=0, lp_bound=False, open_candidates=0),
 }
 """The DP as configured (compiled where it applies); the compiled DP racing its mirror
 image in turns of one state, so that either rank order may answer; the Python DP alone;
 the linear relaxation asked first at every position (its bound, or its solution when
-integral); the integer program alone."""
+integral); the integer program alone (the opening constraint in it too, not the list of
+ways to open)."""
 
 
 @pytest.fixture(params=list(METHODS))
@@ -334,6 +335,43 @@ def test_opening_jokers_count_as_their_card_and_positional_aces(settings: Solver
     for threshold, count in ((29, 3), (30, 0)):
         over = {"opening.threshold": threshold}
         assert solve(settings, "robbers", [], "9S JK JS QH", opened=False, over=over).count == count
+
+
+def test_opening_exactly_at_the_threshold(settings: SolverSettings) -> None:
+    table = melds("[2H 3H 4H]")
+    play = solve(settings, "robbers", table, "10S JS QS KS 5H 9D", opened=False)
+    assert play.count == 5 and [str(m) for m in play.opening] == ["[10S JS QS KS]"]
+    assert solve(settings, "robbers", table, "9S 10S JS QS 5H 9D", opened=False).count == 0
+    over = {"opening.threshold": 41}
+    assert solve(settings, "robbers", table, "10S JS QS KS 5H", opened=False, over=over).is_pass
+
+
+def test_opening_that_needs_a_joker(settings: SolverSettings) -> None:
+    play = solve(settings, "robbers", [], "10S JS JK 5H 5D 5C 2C", opened=False)
+    assert play.count == 6 and any(m.jokers for m in play.opening)
+    assert solve(settings, "robbers", [], "10S JS 5H 5D 5C 2C", opened=False).count == 0
+
+
+def test_opening_whose_best_play_needs_the_table(settings: SolverSettings) -> None:
+    # the opening [KS KH KD] + [QS QH QD] leaves 8S for the table run; opening with the
+    # run [8S 9S 10S] instead would strand the queens' partner cards
+    table = melds("[5S 6S 7S]", "[9H 9D 9C]")
+    hand = "KS KH KD QS QH QD 8S 9S JC"
+    play = solve(settings, "robbers", table, hand, opened=False)
+    assert play.count == 8 and "JC" in [str(c) for c in play.hand]
+    no_table = {"opening.allow_table_play_same_turn": False}
+    play = solve(settings, "robbers", table, hand, opened=False, over=no_table)
+    assert play.count == 6 and "[5S 6S 7S]" in strs(play)
+
+
+def test_rummikub_opening_with_jokers_and_many_ways(settings: SolverSettings) -> None:
+    hand = "R1 R2 R3 B1 B2 B3 K1 K2 K3 O7 O8 O9 JK R9 B9"
+    play = solve(settings, "rummikub", melds("[K9 O9 R9]"), hand, opened=False)
+    assert play.count == 15
+    over = {"opening.allow_table_play_same_turn": True}
+    assert (
+        solve(settings, "rummikub", melds("[K9 O9 R9]"), hand, opened=False, over=over).count == 15
+    )
 
 
 # -- arranging and bad input ------------------------------------------------------------

@@ -92,6 +92,12 @@ class SolverSettings:
     """Ways of opening (subsets of the hand-only opening's melds) that ``open_in_parts``
     tries."""
 
+    open_candidates: int = 400
+    """When ``open_in_parts`` does not settle an opening turn, the hand's ways to open
+    (distinct sets of hand cards that hand-only melds worth the threshold use) are each
+    tried as "open with these, then play as an opened player", if there are at most this
+    many; more go to the full opening search (0: always the full search)."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)

@@ -53,6 +53,7 @@ from openrummy.solve._problem import (
     CoreResult,
     CoreSpec,
 )
+from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["BestPlay", "arrange", "best_play", "can_arrange", "table_cards"]
@@ -240,13 +241,16 @@ class _Solver:
         open_mode: int,
         open_all: bool,
         settings: SolverSettings,
+        big: int | None = None,
     ) -> None:
         self.rules = rules
         self.settings = settings
         self.tiles = rules.deck.kind is DeckKind.TILES
         self.hand = [_norm_card(c, self.tiles) for c in hand]
         self.spec = _spec(rules, open_mode, open_all)
-        self.big = sum(rules.penalty_value(c) for c in self.hand) + 1
+        # the count unit: above any sum of values (a given one: scores comparable with
+        # another solver's whose hand holds this one)
+        self.big = big or sum(rules.penalty_value(c) for c in self.hand) + 1
         self.h, self.hj = _counts(self.hand)
         self.weight = tuple(tuple(self.big + v for v in row) for row in _penalties(rules))
         self.jw = self.big + rules.penalty_value(JOKER)
@@ -502,7 +506,8 @@ def best_play(
         )
 
     if not touch_table:
-        res = solver.solve([], melds=True)
+        exact = _open_exact(solver, [], NEG) if open_mode == OPEN_POINTS else None
+        res = exact if exact is not None else solver.solve([], melds=True)
         base: list[Meld] = list(melds)
     else:
         lower = NEG
@@ -511,21 +516,27 @@ def best_play(
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
-            pre = alone.solve([], melds=open_mode == OPEN_POINTS)
+            exact = _open_exact(alone, [], NEG) if open_mode == OPEN_POINTS else None
+            pre = exact if exact is not None else alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return BestPlay(
                     tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds)
                 )
             lower = pre.score
             if open_mode == OPEN_POINTS and settings.open_in_parts:
-                lower, shortcut = _open_then_play(solver, alone, pre, t_cards, lower)
+                lower, shortcut, upper = _open_then_play(solver, alone, pre, t_cards, lower)
+                if shortcut is None:
+                    shortcut = _open_exact(solver, t_cards, lower, upper)
         res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
         base = []
         if res.score != NEG and keep_melds and melds and res.score > NEG:
             kept_idx = _keep_greedy(solver, melds, res.score)
             base = [melds[i] for i in kept_idx]
             rest_cards = [c for i, m in enumerate(melds) if i not in set(kept_idx) for c in m.cards]
-            res = solver.solve(rest_cards, melds=True, lower=res.score)
+            exact = None
+            if open_mode == OPEN_POINTS:
+                exact = _open_exact(solver, rest_cards, res.score)
+            res = exact or solver.solve(rest_cards, melds=True, lower=res.score)
     if res.score == NEG:
         if open_mode == OPEN_NONE:
             raise InvalidMeldError("the table cannot be arranged into valid melds")
@@ -558,7 +569,7 @@ def best_play(
 
 def _open_then_play(
     solver: _Solver, alone: _Solver, pre: CoreResult, table: Sequence[Card], lower: int
-) -> tuple[int, CoreResult | None]:
+) -> tuple[int, CoreResult | None, int | None]:
     """An opening turn that may go on to play on the table, solved in easy parts.
 
     The opening search (hand-only melds worth the threshold, tracked card by card beside
@@ -576,15 +587,16 @@ def _open_then_play(
     Only where the compiled core answers those questions (every ace mode; with a cyclic
     ace, ``min_len`` <= 5); elsewhere they may cost as much as the opening search.
 
-    Returns the best lower bound known and, when proven optimal, the result.
+    Returns the best lower bound known, when proven optimal the result, and the best play's
+    without the opening rule (an upper bound) when it was solved.
     """
     if solver.spec.ace != LOW and solver.spec.min_len > 5:
-        return lower, None
+        return lower, None, None
     rules = solver.rules
-    free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings)
+    free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings, big=solver.big)
     relaxed = free.solve(table, melds=True)
     if relaxed.score == NEG:
-        return lower, None
+        return lower, None, None
     made = free.to_melds(relaxed)
     placed = Counter(_placed(table, [m for m, _tag in made]))
     own = [i for i, (m, _tag) in enumerate(made) if _within(placed, m)]
@@ -595,7 +607,7 @@ def _open_then_play(
             (is_run, [(s, r, j, k in opening) for s, r, j, _t in items])
             for k, (is_run, items) in enumerate(relaxed.melds)
         ]
-        return relaxed.score, CoreResult(relaxed.score, melds=tagged)
+        return relaxed.score, CoreResult(relaxed.score, melds=tagged), relaxed.score
 
     opening_melds = alone.to_melds(pre)
     values = [rules.opening_value(m) for m, _tag in opening_melds]
@@ -630,10 +642,91 @@ def _open_then_play(
             kept = [pre.melds[i] for i in range(n) if mask >> i & 1]
             best, best_melds = score, kept + sub.melds
     if best_melds is None:
-        return lower, None
+        return lower, None, relaxed.score
     if best != relaxed.score:
-        return max(lower, best), None
-    return best, CoreResult(best, melds=best_melds)
+        return max(lower, best), None, relaxed.score
+    return best, CoreResult(best, melds=best_melds), relaxed.score
+
+
+def _open_exact(
+    solver: _Solver, table: Sequence[Card], lower: int, upper: int | None = None
+) -> CoreResult | None:
+    """The optimum of an opening turn that may play on the table, from the list of ways
+    to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
+    the threshold can use, those melds go down and the rest of the hand is solved as an
+    opened player's (the compiled core's fast search). The best of them is the optimum.
+
+    With an empty ``table`` this is also the opening from the hand alone (every meld
+    then holds hand cards only, so the rest's melds may join the opening).
+
+    ``lower`` is a score to reach (NEG: none), ``upper`` the best play's without the
+    opening rule if known (it bounds the optimum). The result has score NEG when there is
+    no way to open, or none reaches ``lower``. None when the ways to open are more than
+    ``settings.open_candidates`` (then the full opening search answers), or where the
+    compiled core does not answer the opened player's questions.
+    """
+    spec, settings = solver.spec, solver.settings
+    if not settings.open_candidates or not settings.compiled or not compiled_available():
+        return None
+    if settings.python_first and not compiled.loaded():
+        # Until the compiled core is loaded, the full search tries the Python core first.
+        return None
+    if spec.ace != LOW and spec.min_len > 5:
+        return None
+    from openrummy.solve._opening import opening_candidates  # HiGHS loads with it
+
+    ways = opening_candidates(
+        spec,
+        solver.h,
+        solver.hj,
+        limit=settings.open_candidates,
+        nodes=settings.open_candidates * 40,
+    )
+    if ways is None:
+        return None
+    if not ways:
+        return CoreResult(NEG)  # no opening at all
+    rules = solver.rules
+    naturals = _naturals(solver.tiles)
+    # the best play without the opening rule bounds every way to open
+    if upper is None:
+        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+        relaxed = free.solve(table, melds=not table)
+        upper = relaxed.score
+        if not table and relaxed.score != NEG:
+            # from the hand alone every meld is the hand's: if together they are worth the
+            # threshold, they are the opening, and nothing places more
+            made = free.to_melds(relaxed)
+            if sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
+                tagged = [(r, [(s, k, j, True) for s, k, j, _t in it]) for r, it in relaxed.melds]
+                return CoreResult(relaxed.score, melds=tagged)
+    best, best_melds = NEG, None
+    # the ways using the most cards first: they leave the fewest to place
+    for (cards, jokers), melds in sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1]):
+        down = [naturals[c // 13][c % 13] for c in cards] + [JOKER] * jokers
+        worth = sum(solver.big + rules.penalty_value(c) for c in down)
+        rest = Counter(solver.hand)
+        rest.subtract(down)
+        then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big)
+        # only a rest that beats the best so far (and reaches the known lower bound)
+        # matters: ask that first, one question
+        need = max(best + 1, lower) - worth
+        reached = NEG
+        if need > 0:
+            reached = then.solve(table, melds=False, target=need).score
+            if reached == NEG:
+                continue
+        # what the question reached is reachable: the search for the best starts there
+        sub = then.solve(table, melds=True, lower=reached)
+        if sub.score == NEG or worth + sub.score <= best:
+            continue
+        best = worth + sub.score
+        best_melds = [(m.is_run, list(m.items)) for m in melds] + sub.melds
+        if best >= upper:
+            break
+    if best_melds is None:
+        return CoreResult(NEG)  # nothing reaches lower
+    return CoreResult(best, melds=best_melds)
 
 
 def _within(cards: Counter[Card], meld: Meld) -> bool:
@@ -681,6 +774,11 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
     def feasible(idx: list[int]) -> bool:
         gone = set(idx)
         rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
+        if solver.spec.open_mode == OPEN_POINTS:
+            # an opening beside the kept melds: the ways to open answer exactly
+            exact = _open_exact(solver, rest, target)
+            if exact is not None:
+                return exact.score >= target
         try:
             res = solver.solve(rest, melds=False, target=target, budget=solver.settings.keep_budget)
         except BudgetExceeded:
