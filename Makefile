@@ -3,20 +3,30 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The docs extra (mkdocs, griffe): make docs builds with it, and mypy checks the doctest
-# extension in scripts/ against it.
-DOCS_STAMP := $(VENV)/.docs-installed
+# Every extra the checks and tests use, in one pip run. The docs extra (mkdocs, griffe):
+# make docs builds with it, and mypy checks the doctest extension in scripts/ against it.
+EXTRAS := dev,server,postgres,sim,ray,tui,rl,openspiel,docs
 NODE_STAMP := node_modules/.installed
+# pip installs without compiling the packages' bytecode (half of its time, on one core);
+# the bytecode is compiled after it on every core, beside the other checks.
+BYTECODE_STAMP := $(VENV)/.compiled
+# The checks before pytest are independent and mostly single-threaded (mypy, the numba
+# compile, mkdocs, tsc, pip beside npm): make test runs them side by side, this many at once.
+CHECK_JOBS ?= 3
 
-.PHONY: run test test-exhaustive test-js lint bench clean setup browser warm docs
+.PHONY: run test test-exhaustive test-js lint lint-py lint-js checks bench clean setup browser warm docs
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(BYTECODE_STAMP) $(NODE_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,postgres,sim,ray,tui,rl,openspiel]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[$(EXTRAS)]'
 	touch $(STAMP)
+
+$(BYTECODE_STAMP): $(STAMP)
+	$(BIN)/python -m compileall -q -j 0 $$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+	touch $(BYTECODE_STAMP)
 
 # The server alone (make run): its own environment with the server extra and nothing else
 # (no test tools, no Ray), so running it does not need the whole development setup.
@@ -47,10 +57,14 @@ run: $(RUN_STAMP)
 	$(RUN_VENV)/bin/rummy warm
 	$(RUN_VENV)/bin/rummy serve --host 127.0.0.1 --port 8000
 
-lint: $(STAMP) $(DOCS_STAMP) $(NODE_STAMP)
+lint: lint-py lint-js
+
+lint-py: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
+
+lint-js: $(NODE_STAMP)
 	node_modules/.bin/tsc --noEmit -p tsconfig.json
 
 # The web client's logic that needs no browser (cards, texts, the turn being built), with
@@ -58,26 +72,29 @@ lint: $(STAMP) $(DOCS_STAMP) $(NODE_STAMP)
 test-js: $(NODE_STAMP)
 	node --test tests/js/*.test.mjs
 
+# Everything pytest does not run: the setup, lint and types, the docs build, the web
+# client's unit tests, Chromium and the compiled solver. The long ones are listed first, so
+# that they start first when make runs them side by side (make test).
+checks: warm lint-py $(BYTECODE_STAMP) lint-js docs test-js browser
+
 # The everyday tier (and CI): lint, types, the unit and property tests, the golden files and a
 # fresh random sample against the references; tests marked slow are left to test-exhaustive.
-test: lint docs test-js browser warm
+test:
+	$(MAKE) --no-print-directory --jobs=$(CHECK_JOBS) --output-sync=target checks
 	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not slow" --durations=20
 
 # Everything, the full seeded cross-checks and the long server games included: run it before
 # changing solve/ or a game engine (see docs/testing.md).
-test-exhaustive: lint docs test-js browser warm
+test-exhaustive:
+	$(MAKE) --no-print-directory --jobs=$(CHECK_JOBS) --output-sync=target checks
 	$(BIN)/python -m pytest -n 2 --dist worksteal
 
-bench: $(STAMP) warm
+bench: $(BYTECODE_STAMP) warm
 	$(BIN)/python bench/run_all.py
 
 # The documentation site (docs/ and the API reference from the docstrings) into site/;
-# --strict in mkdocs.yml: any warning fails the build. The docs extra goes into .venv once.
-$(DOCS_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	touch $(DOCS_STAMP)
-
-docs: $(DOCS_STAMP)
+# --strict in mkdocs.yml: any warning fails the build.
+docs: $(STAMP)
 	$(BIN)/python scripts/rule_reference.py --check
 	$(BIN)/mkdocs build --strict
 

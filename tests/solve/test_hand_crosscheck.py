@@ -23,7 +23,7 @@ from helpers.hand_reference import (
     reference,
     revalidate,
 )
-from openrummy.cards import Card
+from openrummy.cards import Card, standard_deck
 from openrummy.rules.indian import IndianRules, LoserMeldCredit, Wilds
 from openrummy.solve import hand as hand_module
 from openrummy.solve.hand import (
@@ -352,8 +352,59 @@ def test_the_throw_value_is_the_draw_analysis_answer(
     assert seen["declares"], seen
     assert seen["credited"] or case == "credit THREE_PURE", seen  # three pure: rare
     assert seen["none"] or case == "credit ANY_MELD", seen  # any meld is credit: always
-    if case in ("indian21", "joker penalty", "credit THREE_PURE"):
+    if case in ("joker penalty", "credit THREE_PURE"):
         # Not covered by the shortcut (a declaration need not meet THREE_PURE's credit).
         assert full_analyses == rounds
     else:
         assert full_analyses < rounds / 4, full_analyses  # the shortcut answers most hands
+
+
+def counting_hand(rng: random.Random, form: str) -> tuple[list[Card], Card]:
+    """A 22-card hand (21-card rules, after the draw) heaped with copies of a few cards
+    (tunnelas, dublees) or with wild cards, so that each counting form, and its near
+    misses, occur."""
+    deck = standard_deck(3, 3)
+    rng.shuffle(deck)
+    indicator = deck.pop()
+    hand: list[Card] = []
+    if form == "EIGHT_JOKERS":
+        wilds = indian_rules("indian21").wilds(indicator)
+        wild = [c for c in deck if wilds.is_wild(c)]
+        hand += rng.sample(wild, rng.choice((7, 8, 9)))
+    else:
+        size, groups = (3, (2, 3, 3, 4)) if form == "THREE_TUNNELA" else (2, (7, 8, 8, 9))
+        kinds = {c for c in deck if not c.is_joker}
+        for card in rng.sample(sorted(kinds, key=Card.sort_key), rng.choice(groups)):
+            hand += [card] * size
+    for card in hand:
+        deck.remove(card)
+    hand += deck[: 22 - len(hand)]
+    return hand, indicator
+
+
+@pytest.mark.parametrize(
+    ("rounds", "tier"),
+    [
+        pytest.param(4, "sample", id="sample"),
+        pytest.param(40, "full", id="full", marks=pytest.mark.slow),
+    ],
+)
+def test_the_21_card_throw_value_finds_every_counting_form(rounds: int, tier: str) -> None:
+    """On 21-card hands, throw_value answers without the full analysis and still finds
+    the counting-form declarations (three tunnelas, eight dublees, eight wilds), which
+    may leave deadwood: the same answer as analyse_draw on hands full of them."""
+    play = indian_rules("indian21")
+    rng = random.Random(21 + rounds)
+    forms: Counter[str] = Counter()
+    for form in ("THREE_TUNNELA", "EIGHT_DUBLEE", "EIGHT_JOKERS"):
+        for _ in range(rounds):
+            hand, indicator = counting_hand(rng, form)
+            wilds = play.wilds(indicator)
+            want = analyse_draw(hand, play, wilds)
+            got = throw_value(hand, play, wilds)
+            assert got == (want.after_discard.points, want.declare_with is not None), (
+                " ".join(map(str, hand)),
+                str(indicator),
+            )
+            forms[(want.declaration.form if want.declaration is not None else None) or "none"] += 1
+    assert {"THREE_TUNNELA", "EIGHT_DUBLEE", "EIGHT_JOKERS", "none"} <= set(forms), forms

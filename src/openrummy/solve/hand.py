@@ -825,16 +825,18 @@ def throw_value(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> 
     One search over the whole hand with the throw inside it
     (:meth:`~openrummy.solve._hand_core.HandSearch.least_after_throw`) instead of one
     search per card that could be thrown, and no arrangement is built: several times
-    faster. Equal to ``analyse_draw`` by construction and by test; the rule sets this
-    shortcut does not cover (21-card, printed jokers that cost points, a declaration goal
-    that does not include the credit goal) and the rare hand whose best throw may be one
-    that leaves no credited arrangement (see below) are answered by ``analyse_draw``.
+    faster. Equal to ``analyse_draw`` by construction and by test. On 21-card hands a
+    declaration of a counting form (tunnelas, dublees, eight wilds) may leave deadwood, so
+    there every throw is also tried against those forms (counting only). The rule sets
+    this shortcut does not cover (printed jokers that cost points, a declaration goal that
+    does not include the credit goal) and the rare hand whose best throw may be one that
+    leaves no credited arrangement (see below) are answered by ``analyse_draw``.
     """
     wilds = as_wilds(wilds)
     check_hand(cards, rules, wilds, (rules.deal.hand_size + 1,))
     credit = _CREDIT_GOALS[rules.scoring.loser_meld_credit]
     declare = declaration_goal(rules)
-    if rules.is_v21 or rules.scoring.joker_penalty or not declare.includes(credit):
+    if rules.scoring.joker_penalty or not declare.includes(credit):
         return _throw_value_of(analyse_draw(cards, rules, wilds))
     hs = HandSearch(cards, rules, wilds)
     cost = hs.least_after_throw(credit)
@@ -843,15 +845,37 @@ def throw_value(cards: Sequence[Card], rules: IndianRules, wilds: WildsLike) -> 
     top = max(rules.penalty_value(c, wilds) for c in cards)
     uncredited = rules.cap_points(rules.hand_value(cards, wilds) - top)
     if cost is None:
-        return ThrowValue(uncredited, False)
+        return ThrowValue(uncredited, _counts_after_throw(cards, rules, wilds))
     points = rules.cap_points(cost)
     if points > uncredited:
         # Some throw without credit might beat the best credited one; which throws are
         # uncredited, only the full analysis says.
         return _throw_value_of(analyse_draw(cards, rules, wilds))
-    # A declaration meets the credit goal with nothing left over: only then look for one.
-    declares = cost == 0 and hs.least_after_throw(declare) is not None
-    return ThrowValue(points, declares)
+    # A declaration of melds meets the credit goal with nothing left over: only then look
+    # for one.
+    melds = not rules.is_v21 or V21Form.THREE_PURE in rules.v21.declare_forms
+    declares = melds and cost == 0 and hs.least_after_throw(declare) is not None
+    return ThrowValue(points, declares or _counts_after_throw(cards, rules, wilds))
+
+
+def _counts_after_throw(cards: Sequence[Card], rules: IndianRules, wilds: Wilds) -> bool:
+    """Whether some throw leaves a 21-card counting-form declaration (never outside 21-card):
+    :func:`_count_forms` of every one-card-smaller hand, by counting. A throw takes one group
+    away exactly when the card's count is a multiple of the group size (or it is wild)."""
+    if not rules.is_v21:
+        return False
+    forms = rules.v21.declare_forms
+    counts = Counter(cards).values()
+    for form, size, need in ((V21Form.THREE_TUNNELA, 3, 3), (V21Form.EIGHT_DUBLEE, 2, 8)):
+        if form in forms:
+            groups = sum(n // size for n in counts)
+            if groups > need or (groups == need and any(n % size for n in counts)):
+                return True
+    if V21Form.EIGHT_JOKERS in forms:
+        wild = sum(1 for c in cards if wilds.is_wild(c))
+        if wild > 8 or 8 == wild < len(cards):
+            return True
+    return False
 
 
 def _throw_value_of(analysis: DrawAnalysis) -> ThrowValue:
