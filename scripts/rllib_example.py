@@ -100,21 +100,20 @@ def main(argv: Sequence[str] | None = None) -> None:
                 }
             )
         )
-        .training(
-            train_batch_size_per_learner=args.batch, minibatch_size=256, num_epochs=4
-        )
+        .training(train_batch_size_per_learner=args.batch, minibatch_size=256, num_epochs=4)
     )
     algo = config.build_algo()
     for iteration in range(1, args.iterations + 1):
         result = algo.train()
         runners = result.get("env_runners", {})
+        learner = result.get("learners", {}).get(POLICY, {})
         print(
             f"iteration {iteration}: "
-            f"{runners.get('num_env_steps_sampled_lifetime', 0):,} env steps, "
-            f"{runners.get('num_episodes_lifetime', 0):,} episodes, "
+            f"{int(runners.get('num_env_steps_sampled_lifetime', 0)):,} env steps, "
+            f"{int(runners.get('num_episodes_lifetime', 0)):,} episodes, "
             f"mean episode length {runners.get('episode_len_mean', float('nan')):.1f}, "
-            f"mean return of the shared policy "
-            f"{runners.get('module_episode_returns_mean', {}).get(POLICY, float('nan')):+.2f}"
+            f"policy entropy {learner.get('entropy', float('nan')):.3f}",
+            flush=True,
         )
     algo.stop()
     ray.shutdown()

@@ -28,6 +28,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from openrummy.envs._spaces import Floats, Mask
 from openrummy.envs.evaluate import Evaluation, Policy, evaluate
 from openrummy.envs.single import SingleAgentEnv
 
@@ -41,23 +42,32 @@ Vector = npt.NDArray[np.float32]
 def observation_scale(env: SingleAgentEnv) -> Vector:
     """Per-entry divisors that bring the observation vector to about [0, 1]: the space's
     upper bounds, with unbounded parts (the standings) divided by 100."""
-    high = np.asarray(env.observation_space["observation"].high, dtype=np.float64)
+    high = np.asarray(observation_box(env).high, dtype=np.float64)
     scale = np.where(high > 1000.0, 100.0, np.maximum(high, 1.0))
     return scale.astype(np.float32)
 
 
-class MaskedFlatEnv(gymnasium.Wrapper[Vector, np.int64, Any, np.int64]):
+def observation_box(env: SingleAgentEnv) -> gymnasium.spaces.Box:
+    """The ``observation`` part of the environment's observation space."""
+    space = env.observation_space
+    assert isinstance(space, gymnasium.spaces.Dict)
+    box = space["observation"]
+    assert isinstance(box, gymnasium.spaces.Box)
+    return box
+
+
+class MaskedFlatEnv(gymnasium.Wrapper[Vector, np.int64, dict[str, Floats | Mask], np.int64]):
     """The single-agent environment as MaskablePPO takes it: a ``Box`` observation (the
     scaled vector without the mask), the mask through :meth:`action_masks`, and the reward
     multiplied by ``reward_scale``."""
 
     def __init__(self, env: SingleAgentEnv, reward_scale: float = REWARD_SCALE) -> None:
-        super().__init__(env)
+        # gymnasium annotates Wrapper.__init__ with the wrapper's own types, not the inner env's.
+        super().__init__(env)  # type: ignore[arg-type]
         self.single = env
         self.scale = observation_scale(env)
         self.reward_scale = reward_scale
-        inner = env.observation_space["observation"]
-        assert isinstance(inner, gymnasium.spaces.Box)
+        inner = observation_box(env)
         self.observation_space = gymnasium.spaces.Box(
             low=np.minimum(inner.low / self.scale, 0.0).astype(np.float32),
             high=np.maximum(inner.high / self.scale, 1.0).astype(np.float32),
@@ -150,12 +160,12 @@ def train(
         else:
             model.set_env(env)
         started, before = time.process_time(), model.num_timesteps
-        model.learn(
-            total_timesteps=10**9, callback=CpuBudget(share), reset_num_timesteps=False
-        )
+        model.learn(total_timesteps=10**9, callback=CpuBudget(share), reset_num_timesteps=False)
         minutes = (time.process_time() - started) / 60.0
         log.append((opponent, model.num_timesteps - before, minutes))
-        print(f"trained against {opponent}: {log[-1][1]:,} steps in {minutes:.1f} CPU min")
+        print(
+            f"trained against {opponent}: {log[-1][1]:,} steps in {minutes:.1f} CPU min", flush=True
+        )
     return model, log
 
 

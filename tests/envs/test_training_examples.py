@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import random
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -34,14 +33,14 @@ def test_maskable_ppo_env_steps_with_its_mask() -> None:
     rng = random.Random(3)
     rewards = []
     for episode in range(2):
-        obs, info = env.reset(seed=episode)
+        obs, _ = env.reset(seed=episode)
         done, total = False, 0.0
         while not done:
             assert space.contains(obs), "the scaled vector stays inside the declared box"
             assert float(obs.max()) <= 1.0
             mask = env.action_masks()
             assert mask.dtype == np.bool_ and mask.shape == (110,) and mask.any()
-            obs, reward, terminated, truncated, info = env.step(
+            obs, reward, terminated, truncated, _ = env.step(
                 rng.choice(np.flatnonzero(mask).tolist())
             )
             total += reward
@@ -84,7 +83,7 @@ def test_rllib_env_gives_rllibs_observation_keys_and_steps_with_the_mask() -> No
     assert sorted(space.spaces) == ["action_mask", "observations"]
     rng = random.Random(4)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         assert space.contains(obs)
         if terminated or truncated:
