@@ -99,10 +99,14 @@ class MaskedFlatEnv(gymnasium.Wrapper[Vector, np.int64, dict[str, Floats | Mask]
         return self.single.action_masks()
 
 
-def make_env(opponents: str = "random", *, preset: str = PRESET) -> MaskedFlatEnv:
+def make_env(
+    opponents: str = "random", *, preset: str = PRESET, reward: str = "score"
+) -> MaskedFlatEnv:
     """A two-player round of ``preset``, the learner's seat drawn per episode, against
-    ``opponents``, wrapped for MaskablePPO."""
-    return MaskedFlatEnv(SingleAgentEnv(preset, opponents=opponents, seat=None, reward="score"))
+    ``opponents``, wrapped for MaskablePPO (``reward``: ``"score"``, scaled to ±1, or
+    ``"win_loss"``)."""
+    env = SingleAgentEnv(preset, opponents=opponents, seat=None, reward=reward)
+    return MaskedFlatEnv(env, REWARD_SCALE if reward == "score" else 1.0)
 
 
 def as_policy(model: Any, scale: Vector) -> Policy:
@@ -119,7 +123,10 @@ def as_policy(model: Any, scale: Vector) -> Policy:
 
 
 def train(
-    cpu_minutes: float, seed: int, stages: Sequence[str] = ("random", "simple")
+    cpu_minutes: float,
+    seed: int,
+    stages: Sequence[str] = ("random", "simple"),
+    reward: str = "score",
 ) -> tuple[Any, list[tuple[str, int, float]]]:
     """Train one model through ``stages`` (an opponent each), each for an equal share of
     ``cpu_minutes`` of this process's CPU time. Returns the model and, per stage, the
@@ -142,7 +149,7 @@ def train(
     model: Any = None
     log: list[tuple[str, int, float]] = []
     for opponent in stages:
-        env = make_env(opponent)
+        env = make_env(opponent, reward=reward)
         env.reset(seed=seed)
         if model is None:
             model = MaskablePPO(
@@ -182,9 +189,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cpu-minutes", type=float, default=10.0, help="training budget")
     parser.add_argument("--deals", type=int, default=100, help="evaluation deals per baseline")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--reward", choices=("score", "win_loss"), default="score", help="the training reward"
+    )
     parser.add_argument("--save", default="", help="save the model to this path (.zip)")
     args = parser.parse_args(argv)
-    model, _ = train(args.cpu_minutes, args.seed)
+    model, _ = train(args.cpu_minutes, args.seed, reward=args.reward)
     if args.save:
         model.save(args.save)
     policy = as_policy(model, observation_scale(make_env().single))
