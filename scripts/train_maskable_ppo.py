@@ -4,13 +4,15 @@ A short example with a standard library, not run in CI. It needs the ``train`` e
 (PyTorch, pinned to the CPU build ``torch==2.13.0``, and sb3-contrib)::
 
     pip install -e '.[rl,train]'
-    nice -n 10 .venv/bin/python scripts/train_maskable_ppo.py --cpu-minutes 10 --deals 100
+    nice -n 10 .venv/bin/python scripts/train_maskable_ppo.py --cpu-minutes 3 --deals 60
 
 The learner holds one seat of a two-player ``indian13`` round (a seat drawn per episode)
 against our bots: first ``random``, then ``simple``, each for half of the CPU budget. It
 sees the observation vector of :class:`~openrummy.envs.single.SingleAgentEnv` scaled by the
-observation space's bounds, and the mask through ``action_masks()``; the reward is the
-round's score difference divided by 80 (the largest Indian penalty). At the end
+observation space's bounds, and the mask through ``action_masks()``; the reward is ±1 for
+a won or lost round (``--reward win_loss``, the default) or the round's score difference
+divided by 80, the largest Indian penalty (``--reward score``: it teaches the policy to drop
+its hand at once, docs/envs.md). At the end
 :func:`~openrummy.envs.evaluate.evaluate` plays the trained policy (deterministic, masked)
 against ``random`` and ``simple`` over mirrored deals and prints the win rates with their
 95 % intervals. :func:`make_env` builds the wrapped environment without PyTorch (a test
@@ -190,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="evaluation deals per baseline")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--reward", choices=("score", "win_loss"), default="score", help="the training reward"
+        "--reward", choices=("score", "win_loss"), default="win_loss", help="the training reward"
     )
     parser.add_argument("--save", default="", help="save the model to this path (.zip)")
     args = parser.parse_args(argv)
