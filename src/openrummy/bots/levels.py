@@ -177,43 +177,98 @@ def _placed(
     return len(new), sum(rules.penalty_value(c) for c in new)
 
 
+def _related(meld: Meld, hand: Sequence[Card]) -> list[Card]:
+    """The hand cards that could join ``meld``'s cards in a new arrangement: jokers, cards of
+    its ranks, and cards of its suits next to or within its ranks."""
+    cards = [c for c in meld.cards if not c.is_joker]
+    ranks = {c.rank for c in cards}
+    suits = {c.suit for c in cards}
+    lo, hi = min(ranks, default=1) - 1, max(ranks, default=13) + 1
+    return [
+        c
+        for c in hand
+        if c.is_joker or c.rank in ranks or (c.suit in suits and lo <= c.rank <= hi)
+    ]
+
+
+def _solve(
+    rules: ManipulationRules, table: Sequence[Meld], hand: Sequence[Card], opened: bool
+) -> tuple[tuple[Meld, ...], list[Card]] | None:
+    """The exact solver's best arrangement of ``table`` with ``hand``: (melds, cards left),
+    or None when it places nothing."""
+    if not hand:
+        return None
+    try:
+        got = best_play(rules, table, hand, opened=opened, keep_melds=False)
+    except RummyError:
+        return None
+    return (got.table, list(got.hand)) if got.count else None
+
+
+_LAID_OFF: Final = 2
+"""How many of the best candidate plays (by cards placed before lay-offs) get lay-offs."""
+
+
 def plan_one_meld_play(rules: ManipulationRules, pos: SeenPosition) -> Play | None:
-    """The best play that rearranges at most one table meld: for each table meld (and for
-    none), the exact solver's best arrangement of that meld with the hand, then the rest of
-    the hand laid off on the other melds one card at a time; the most cards, then the most
-    value, wins. Before opening, the opening comes from the hand alone (the solver applies
-    the opening rule), with lay-offs after it where the rules allow them the same turn."""
+    """The best of a few plays that rearrange at most one table meld: the exact solver's
+    melds from the hand alone; or, for each table meld with related hand cards, the
+    solver's best rearrangement of that meld with them, then the solver's melds from the
+    rest of the hand. After each, the cards left are laid off on the other melds one at a
+    time; the most cards, then the most value, wins. Before opening only the hand's own
+    melds count (the solver applies the opening rule), with lay-offs after them where the
+    rules allow table play on the opening turn."""
     mr = rules.meld_rules
     table = list(pos.table)
     must_open = not pos.opened and opening_required(rules)
     lay_offs = not must_open or rules.opening.allow_table_play_same_turn
-    choices: list[int | None] = [None]
+    own = _solve(rules, [], pos.hand, pos.opened)
+    own_placed = Counter(pos.hand) - Counter(own[1]) if own is not None else Counter[Card]()
+    candidates: list[tuple[int | None, tuple[Meld, ...], list[Card]]] = []
+    if own is not None:
+        candidates.append((None, own[0], own[1]))
+    elif must_open:
+        return None  # no opening from the hand
+    else:
+        candidates.append((None, (), list(pos.hand)))
     if not must_open:
-        choices += list(range(len(table)))
+        for i, meld in enumerate(table):
+            related = _related(meld, pos.hand)
+            if len(related) < 2 and len(meld) < 5:
+                continue  # one card can only join a short meld by a lay-off
+            got = _solve(rules, [meld], related, True)
+            if got is None:
+                continue
+            melds, _ = got
+            rest = Counter(pos.hand) - _placed_cards([meld], melds)
+            if own is not None and not own_placed - rest:
+                # the hand's own melds are still there: no need to ask the solver again
+                melds, rest = (*melds, *own[0]), rest - own_placed
+                left = list(rest.elements())
+            else:
+                left = list(rest.elements())
+                more = _solve(rules, [], left, True)
+                if more is not None:
+                    melds, left = (*melds, *more[0]), more[1]
+            candidates.append((i, melds, left))
+    # lay-offs can only add cards: only the most promising few are laid off and checked
+    candidates.sort(key=lambda c: -len(pos.hand) + len(c[2]))
     best: tuple[tuple[int, int], Play] | None = None
-    for i in choices:
-        part = [] if i is None else [table[i]]
-        rest = table if i is None else table[:i] + table[i + 1 :]
-        try:
-            got = best_play(rules, part, pos.hand, opened=pos.opened, keep_melds=False)
-        except RummyError:
-            continue
-        if i is not None and got.count == 0:
-            continue  # the meld alone gains nothing: the "none" choice covers lay-offs
-        if must_open and got.count == 0:
-            return None  # no opening from the hand
-        left = list(got.hand)
-        others = list(rest)
+    for i, melds, left in candidates[:_LAID_OFF]:
+        others = table if i is None else table[:i] + table[i + 1 :]
         if lay_offs and left:
             others, left = lay_off(others, left, mr)
-        after = (*others, *got.table)
-        play = Play(pos.seat, after)
+        after = (*others, *melds)
         score = _placed(rules, pos, after)
         if score[0] == 0 or (best is not None and score <= best[0]):
             continue
+        play = Play(pos.seat, after)
         if _ok(rules, pos, play):
             best = (score, play)
     return None if best is None else best[1]
+
+
+def _placed_cards(before: Sequence[Meld], after: Sequence[Meld]) -> Counter[Card]:
+    return Counter(c for m in after for c in m.cards) - Counter(c for m in before for c in m.cards)
 
 
 class OneMeldBot:
