@@ -179,11 +179,11 @@ def _placed(
 
 def _related(meld: Meld, hand: Sequence[Card]) -> list[Card]:
     """The hand cards that could join ``meld``'s cards in a new arrangement: jokers, cards of
-    its ranks, and cards of its suits next to or within its ranks."""
+    its ranks, and cards of its suits within two ranks of it."""
     cards = [c for c in meld.cards if not c.is_joker]
     ranks = {c.rank for c in cards}
     suits = {c.suit for c in cards}
-    lo, hi = min(ranks, default=1) - 1, max(ranks, default=13) + 1
+    lo, hi = min(ranks, default=1) - 2, max(ranks, default=13) + 2
     return [
         c
         for c in hand
