@@ -386,14 +386,25 @@ BOTS: tuple[BotInfo, ...] = (
 )
 """This module's research bots (:mod:`openrummy.bots.registry` lists them)."""
 
+def _level_text(level: str, family: str) -> str:
+    if family == "indian":
+        return f"{level} level: the {INDIAN_LEVELS[level]} bot"
+    return (
+        f"{level} level: {TILE_LEVELS[level]} in Rummikub, "
+        f"{CARD_LEVELS[level]} in Robbers' Rummy and Vatikan"
+    )
+
+
 LEVEL_BOTS: tuple[BotInfo, ...] = tuple(
     BotInfo(
         level,
-        f"difficulty level {level}",
-        frozenset({"manipulation", "indian"}),
+        _level_text(level, family),
+        frozenset({family}),
         _by_level(level),
         level=4 + i,
     )
+    for family in ("manipulation", "indian")
     for i, level in enumerate(LEVELS[:3])
 )
-"""``easy``, ``medium`` and ``hard`` (``expert`` is the research bot of that name)."""
+"""``easy``, ``medium`` and ``hard`` of each family (``expert`` is the research bot of that
+name in every game)."""
