@@ -63,10 +63,14 @@ def levels(folder: Path) -> None:
 
     for kind, (title, steps) in LEVEL_STEPS.items():
         example = next(
-            find_preset(n) for n in ("rummikub", "robbers", "indian13") if level_kind(find_preset(n)) == kind
+            find_preset(n)
+            for n in ("rummikub", "robbers", "indian13")
+            if level_kind(find_preset(n)) == kind
         )
         print(f"**{title}**\n")
-        print("| level | bot | what it does | wins against the level below (95 % CI) | p (wins) | deals | command |")
+        print(
+            "| level | bot | what it does | wins against the level below (95 % CI) | p (wins) | deals | command |"
+        )
         print("|---|---|---|---|---|---:|---|")
         for level, stem in zip(LEVELS, steps, strict=True):
             bot = level_bot(level, example)

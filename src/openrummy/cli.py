@@ -592,7 +592,11 @@ def list_bots(
     infos = [i for i in bot_infos(family) if i.name not in LEVELS[:3]]
     for fam in [family] if family else sorted({f for i in infos for f in i.families}):
         games = [n for n in preset_names() if find_preset(n).family == fam]
-        typer.echo(render({"reason": "cli.research_heading", "family": fam, "games": ", ".join(games)}, lang))
+        typer.echo(
+            render(
+                {"reason": "cli.research_heading", "family": fam, "games": ", ".join(games)}, lang
+            )
+        )
         for info in infos:
             if fam in info.families:
                 typer.echo(f"  {info.name:10} {info.describe(lang)}")

@@ -71,7 +71,7 @@ def test_careless_plays_legal_moves(game: str) -> None:
             break
         seat = match.current
         action = bots[seat].choose(match.view(seat))
-        assert match.is_legal(action), (bot, action)
+        assert match.is_legal(action), (game, action)
         match.apply(action)
 
 

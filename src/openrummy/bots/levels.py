@@ -167,9 +167,7 @@ def _ok(rules: ManipulationRules, pos: SeenPosition, play: Play) -> bool:
     )
 
 
-def _placed(
-    rules: ManipulationRules, pos: SeenPosition, table: Sequence[Meld]
-) -> tuple[int, int]:
+def _placed(rules: ManipulationRules, pos: SeenPosition, table: Sequence[Meld]) -> tuple[int, int]:
     """Hand cards a table holds beyond the old one: (how many, their penalty value)."""
     before = Counter(c for m in pos.table for c in m.cards)
     after = Counter(c for m in table for c in m.cards)
@@ -185,9 +183,7 @@ def _related(meld: Meld, hand: Sequence[Card]) -> list[Card]:
     suits = {c.suit for c in cards}
     lo, hi = min(ranks, default=1) - 2, max(ranks, default=13) + 2
     return [
-        c
-        for c in hand
-        if c.is_joker or c.rank in ranks or (c.suit in suits and lo <= c.rank <= hi)
+        c for c in hand if c.is_joker or c.rank in ranks or (c.suit in suits and lo <= c.rank <= hi)
     ]
 
 
@@ -251,10 +247,10 @@ def plan_one_meld_play(rules: ManipulationRules, pos: SeenPosition) -> Play | No
                     melds, left = (*melds, *more[0]), more[1]
             candidates.append((i, melds, left))
     # lay-offs can only add cards: only the most promising few are laid off and checked
-    candidates.sort(key=lambda c: -len(pos.hand) + len(c[2]))
+    candidates.sort(key=lambda c: len(c[2]))
     best: tuple[tuple[int, int], Play] | None = None
-    for i, melds, left in candidates[:_LAID_OFF]:
-        others = table if i is None else table[:i] + table[i + 1 :]
+    for which, melds, left in candidates[:_LAID_OFF]:
+        others = table if which is None else table[:which] + table[which + 1 :]
         if lay_offs and left:
             others, left = lay_off(others, left, mr)
         after = (*others, *melds)
@@ -385,6 +381,7 @@ BOTS: tuple[BotInfo, ...] = (
     ),
 )
 """This module's research bots (:mod:`openrummy.bots.registry` lists them)."""
+
 
 def _level_text(level: str, family: str) -> str:
     if family == "indian":
