@@ -162,3 +162,17 @@ def test_careless_throws_a_loose_card_only() -> None:
                 throws += 1
             match.apply(action)
     assert throws > 10 and differ > 0
+
+
+def test_rummy_bots_lists_the_levels_of_a_game() -> None:
+    from typer.testing import CliRunner
+
+    from openrummy.cli import app
+
+    res = CliRunner().invoke(app, ["bots", "--game", "rummikub", "--lang", "de"])
+    assert res.exit_code == 0
+    assert "Stufen (rummikub)" in res.output and "robbers" not in res.output.split("\n")[0]
+    lines = [line.split() for line in res.output.splitlines() if line.startswith("  ")]
+    levels = [words[0] for words in lines[:4]]
+    assert levels == list(LEVELS)
+    assert lines[0][-1] == "(hand-only)" and lines[2][-1] == "(one-meld)"
