@@ -40,3 +40,11 @@ run indian-expert-strategic   indian13 expert,strategic
 run pool-greedy-random        indian13 greedy,random,greedy,random --unit match -o match.format=POOL -o pool.threshold=101
 run pool-strategic-greedy     indian13 strategic,greedy,strategic,greedy --unit match -o match.format=POOL -o pool.threshold=101
 run pool-expert-strategic     indian13 expert,strategic,expert,strategic --unit match -o match.format=POOL -o pool.threshold=101
+# The difficulty levels easy < medium < hard < expert (openrummy.bots.levels): the steps not
+# measured above. `scripts/ladder_report.py --levels` prints the four-level tables.
+run rummikub-simple-handonly  rummikub simple,hand-only
+run rummikub-onemeld-simple   rummikub one-meld,simple
+run rummikub-expert-onemeld   rummikub expert,one-meld
+run robbers-greedy-simple     robbers greedy,simple,greedy,simple
+run indian-simple-careless    indian13 simple,careless
+run indian-strategic-simple   indian13 strategic,simple

@@ -400,8 +400,12 @@ def play(
     ] = None,
     vs: Annotated[
         str,
-        typer.Option("--vs", help="The bots: one kind for every other seat, or one per seat."),
-    ] = "greedy",
+        typer.Option(
+            "--vs",
+            help="The bots: a level (easy, medium, hard, expert; `rummy bots --game G` says "
+            "what each does) or a research bot, one for every other seat or one per seat.",
+        ),
+    ] = "medium",
     option: OptionList = None,
     seed: Annotated[
         int, typer.Option("--seed", "-s", help="Seed of the deal (same seed, same game).")
@@ -456,7 +460,7 @@ def play(
         if resume is not None:
             session = LocalSession.resume(resume, language)
         else:
-            kinds = [k.strip() for k in vs.split(",") if k.strip()] or ["greedy"]
+            kinds = [k.strip() for k in vs.split(",") if k.strip()] or ["medium"]
             seats = players or (max(2, len(kinds)) if watch else len(kinds) + 1)
             setup = Setup(
                 game=game,
@@ -577,21 +581,39 @@ def list_bots(
     ] = None,
     lang: LangOption = "en",
 ) -> None:
-    """List the computer players, weakest first, with a line on each."""
+    """List the computer players: the four levels of each game, then the research bots
+    they are made of, weakest first, with a line on each."""
     from openrummy.bots import bot_infos
+    from openrummy.bots.levels import LEVELS, describe_level, level_bot, level_kind
+    from openrummy.messages import render
     from openrummy.rules import find_preset, preset_names
 
     try:
         _check_lang(lang)
-        family = find_preset(game).family if game else None
+        rules = find_preset(game) if game else None
     except RummyError as e:
         raise _fail(str(e)) from None
-    games: dict[str, list[str]] = {}
+    family = rules.family if rules is not None else None
+    kinds: dict[str, list[str]] = {}
     for name in preset_names():
-        games.setdefault(find_preset(name).family, []).append(name)
-    infos = bot_infos(family)
+        kinds.setdefault(level_kind(find_preset(name)), []).append(name)
+    for kind, names in kinds.items():
+        if rules is not None and level_kind(rules) != kind:
+            continue
+        example = find_preset(names[0])
+        typer.echo(render({"reason": "cli.levels_heading", "games": ", ".join(names)}, lang))
+        for level in LEVELS:
+            bot = level_bot(level, example)
+            text = describe_level(level, kind, lang)
+            typer.echo(f"  {level:10} {text} ({bot})")
+    infos = [i for i in bot_infos(family) if i.name not in LEVELS[:3]]
     for fam in [family] if family else sorted({f for i in infos for f in i.families}):
-        typer.echo(f"{fam} games ({', '.join(games.get(fam, []))}):")
+        games = [n for n in preset_names() if find_preset(n).family == fam]
+        typer.echo(
+            render(
+                {"reason": "cli.research_heading", "family": fam, "games": ", ".join(games)}, lang
+            )
+        )
         for info in infos:
             if fam in info.families:
                 typer.echo(f"  {info.name:10} {info.describe(lang)}")

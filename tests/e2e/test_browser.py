@@ -266,7 +266,7 @@ def test_indian_against_a_bot(server: Server, browser: Any) -> None:
     page.select_option("#preset", "indian13")
     page.wait_for_selector("text=13 cards, wild jokers")
     page.fill("#create-name", "Ann")
-    page.locator(".seat-kind").first.select_option("bot:simple")
+    page.locator(".seat-kind").first.select_option("bot:medium")
     page.select_option("#opt-pause", "0.2")
     server.next_seed(INDIAN_SEED)
     page.click("#create-btn")

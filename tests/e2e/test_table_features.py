@@ -215,7 +215,7 @@ def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> N
     page.goto(server.url)
     page.select_option("#preset", "indian13")
     page.wait_for_selector('[data-loaded="indian13"]', state="attached")
-    page.locator(".seat-kind").first.select_option("bot:simple")
+    page.locator(".seat-kind").first.select_option("bot:medium")
     page.select_option("#opt-pause", "0.2")
     # The name last, once the preset's form is built, and read back before Create (under
     # load the German form was once sent with the default name).
@@ -224,7 +224,7 @@ def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> N
     server.next_seed("e2e-indian-4")
     page.click("#create-btn")
     wait_my_turn(page)
-    assert "Bot 2 (Einfach)" in page.inner_text(".players")
+    assert "Bot 2 (Mittel)" in page.inner_text(".players")
     page.click("#draw-btn")
     page.wait_for_function("document.querySelectorAll('.groups .card').length === 14")
     page.locator(".groups .card").first.click()

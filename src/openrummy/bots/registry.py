@@ -10,7 +10,7 @@ from typing import Final
 
 from openrummy.rules import Rules
 
-from . import indian, indian_ladder, manipulation_ladder, simple
+from . import indian, indian_ladder, levels, manipulation_ladder, simple
 from .base import Bot, BotInfo
 
 __all__ = ["BOTS", "BotInfo", "bot_infos", "make_bot", "register_bot"]
@@ -20,6 +20,8 @@ BOTS: Final[tuple[BotInfo, ...]] = (
     *manipulation_ladder.BOTS,
     *indian.BOTS,
     *indian_ladder.BOTS,
+    *levels.BOTS,
+    *levels.LEVEL_BOTS,
 )
 """Every bot of the package, by family: manipulation games first, then Indian Rummy."""
 

@@ -261,8 +261,12 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
 
     @app.get("/api/bots", tags=["server"])
     async def bots(family: str | None = None) -> list[dict[str, Any]]:
-        """The bot kinds a seat can have (weakest first)."""
+        """The bot kinds a seat can have (weakest first). ``difficulty`` marks the four
+        levels players choose from (``easy``, ``medium``, ``hard``, ``expert``; the
+        catalogue's ``level.KIND.LEVEL`` says what each does in a game); the others are the
+        research bots the levels are made of."""
         from openrummy.bots import bot_infos
+        from openrummy.bots.levels import LEVELS
 
         return [
             {
@@ -270,6 +274,7 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
                 "description": i.description,
                 "level": i.level,
                 "families": sorted(i.families),
+                "difficulty": i.name in LEVELS,
             }
             for i in bot_infos(family)
         ]

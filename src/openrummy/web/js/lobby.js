@@ -6,6 +6,7 @@
 import { api, keys, playerName, saveKeys, savePlayerName } from "./api.js";
 import { h, replace, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { render } from "./messages.js";
 
 const FORMATS = {
   manipulation: ["ROUNDS_LOWEST_TOTAL", "FIRST_TO_N_OUTS", "SINGLE_ROUND"],
@@ -14,6 +15,9 @@ const FORMATS = {
   // pool.threshold 101), which the engine still reads.
   indian: ["POINTS", "POOL_61", "POOL_101", "POOL_201", "DEALS"],
 };
+
+/** The difficulty levels players choose from, weakest first (docs/strength.md). */
+const LEVELS = ["easy", "medium", "hard", "expert"];
 
 /** @param {HTMLElement} root */
 export async function lobbyPage(root) {
@@ -67,7 +71,7 @@ function createForm(presets) {
   const state = {
     preset: "robbers",
     rules: /** @type {any} */ (null),
-    seats: /** @type {string[]} */ (["me", "bot:simple", "bot:simple", "bot:simple"]),
+    seats: /** @type {string[]} */ (["me", "bot:medium", "bot:medium", "bot:medium"]),
     bots: /** @type {any[]} */ ([]),
   };
   const body = h("div");
@@ -91,7 +95,7 @@ function createForm(presets) {
     state.rules = await api("GET", `/api/presets/${name}/rules`);
     const fam = state.rules.family;
     state.bots = await api("GET", `/api/bots?family=${fam}`);
-    const defaultBot = fam === "indian" ? "strategic" : "simple";
+    const defaultBot = "medium";
     const n = Math.min(fam === "indian" ? 2 : 4, state.rules.options["players.max"]);
     state.seats = ["me", ...Array.from({ length: n - 1 }, () => `bot:${defaultBot}`)];
     draw();
@@ -99,7 +103,13 @@ function createForm(presets) {
     body.dataset.loaded = name;
   };
 
-  const familyBots = () => state.bots.filter((b) => b.level > 0);
+  // The four levels (the research bots they are made of stay with `rummy simulate`).
+  const familyBots = () => LEVELS.filter((name) => state.bots.some((b) => b.name === name && b.difficulty)).map((name) => ({ name }));
+  /** What a level does in this game, from the message catalogue. */
+  const levelText = (/** @type {string} */ name) => {
+    const kind = state.rules.family === "indian" ? "indian" : state.rules.tiles ? "rummikub" : "cards";
+    return render({ reason: `level.${kind}.${name}` });
+  };
 
   const draw = () => {
     const r = state.rules;
@@ -130,7 +140,7 @@ function createForm(presets) {
                 },
               },
               h("option", { value: "human", selected: s === "human" }, t("lobby.seat_person")),
-              familyBots().map((b) => h("option", { value: `bot:${b.name}`, selected: s === `bot:${b.name}` }, `🤖 ${t(`bot.${b.name}`)}`)),
+              familyBots().map((b) => h("option", { value: `bot:${b.name}`, selected: s === `bot:${b.name}`, title: levelText(b.name) }, `🤖 ${t(`bot.${b.name}`)}: ${levelText(b.name)}`)),
             ),
       ),
     );
@@ -153,7 +163,7 @@ function createForm(presets) {
               class: "btn small",
               disabled: state.seats.length >= max,
               onclick: () => {
-                state.seats.push(`bot:${familyBots()[0]?.name}`);
+                state.seats.push("bot:medium");
                 draw();
               },
             },

@@ -66,6 +66,9 @@ export const de = {
   "preset_help.indian10": "Das 10-Karten-Spiel für mehr Spieler.",
   "preset_help.indian21": "21 Karten, drei reine Sequenzen oder Sonderformen zum Anmelden.",
 
+  "bot.easy": "Leicht",
+  "bot.medium": "Mittel",
+  "bot.hard": "Schwer",
   "bot.random": "Zufall (für Tests)",
   "bot.simple": "Einfach",
   "bot.greedy": "Gierig",

@@ -66,6 +66,9 @@ export const en = {
   "preset_help.indian10": "The 10-card game for more players.",
   "preset_help.indian21": "21 cards, three pure sequences or special forms to declare.",
 
+  "bot.easy": "Easy",
+  "bot.medium": "Medium",
+  "bot.hard": "Hard",
   "bot.random": "Random (for tests)",
   "bot.simple": "Simple",
   "bot.greedy": "Greedy",
