@@ -188,21 +188,21 @@ def _naturals(tiles: bool) -> tuple[tuple[Card, ...], ...]:
 
 
 @cache
-def _windows(ace: int, L: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per rank index, the rank indices of every run window of length ``L`` through it.
+def _windows(ace: int, L: int, longest: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per rank index, every run window of length ``L`` to ``longest`` (at most 13) through
+    it, shortest first, as (length, bit mask of its rank indices).
 
     Positions run 0..13 where 13 is the ace high (HIGH_OR_LOW) or the ace again (WRAP);
-    they are given as rank indices (13 -> 0)."""
+    a window holds a rank index at most once (13 -> 0)."""
     span = 13 if ace == LOW else 14
     cyc = ace == WRAP
-    out: list[list[tuple[int, ...]]] = [[] for _ in range(13)]
-    for start in range(span - L + 1 if not cyc else 13):
-        idx = [(start + k) % 13 if cyc else start + k for k in range(L)]
-        if not cyc and idx[-1] >= span:
-            continue
-        rs = tuple(i % 13 for i in idx)
-        for r in set(rs):
-            out[r].append(rs)
+    out: list[list[tuple[int, int]]] = [[] for _ in range(13)]
+    for ln in range(L, min(longest, 13) + 1):
+        for start in range(span - ln + 1 if not cyc else 13):
+            rs = [(start + k) % 13 for k in range(ln)]
+            mask = sum(1 << x for x in rs)
+            for r in rs:
+                out[r].append((ln, mask))
     return tuple(tuple(w) for w in out)
 
 
@@ -286,9 +286,14 @@ class _Solver:
         return h
 
     def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
-        for rs in _windows(self.spec.ace, L)[r]:
-            nat = sum(1 for x in rs if row[x] > 0)
-            if L - nat <= jm and nat >= M:
+        # With at most one natural required, a window of length L through the card is
+        # as good as any longer one (it has no more gaps); with more, the naturals may be
+        # further apart than L (3S JK JK 6S), so every length up to 13 counts.
+        longest = L if M <= 1 else 13
+        present = sum(1 << x for x in range(13) if row[x] > 0)
+        for ln, mask in _windows(self.spec.ace, L, longest)[r]:
+            nat = (present & mask).bit_count()
+            if ln - nat <= jm and nat >= M:
                 return True
         return False
 
