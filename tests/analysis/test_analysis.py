@@ -127,7 +127,8 @@ def test_spans_joined_are_the_whole_analysis_with_the_best_play_in_steps() -> No
     # ann's draw (action 1): the solver's steps to her going out, in both languages
     steps = stored["steps"]["1"]
     assert len(steps["en"]) == len(steps["de"]) == 2
-    assert all("R1" in s or "B7" in s for s in steps["en"])
+    assert all("red 1" in s or "blue 7" in s for s in steps["en"])
+    assert all("rot 1" in s or "blau 7" in s for s in steps["de"])
 
 
 def test_noise_alone_does_not_grade_a_decision() -> None:
