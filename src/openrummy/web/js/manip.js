@@ -475,19 +475,28 @@ export class ManipBoard {
   }
 
   // -- actions ------------------------------------------------------------------------------
-  async done() {
-    if (this.busy) return;
+  /**
+   * Before Done sends the table: false (with a toast) when nothing was placed; else the
+   * judgement of exactly this table is waited for (the last check may be on its way).
+   * @returns {Promise<boolean>}
+   */
+  async judgedBeforeSending() {
+    if (this.busy) return false;
     if (!this.dirty && !this.retrievals.length) {
       toast(t("manip.nothing_placed"), "warn");
-      return;
+      return false;
     }
     if (!this.check || this.check.table !== JSON.stringify(this.tableText())) {
-      // Judge exactly this table before it is sent (the last check may be on its way).
       if (this.checkTimer) clearTimeout(this.checkTimer);
       this.busy = true;
       await this.runCheck();
       this.busy = false;
     }
+    return true;
+  }
+
+  async done() {
+    if (!(await this.judgedBeforeSending())) return;
     const problems = this.problems();
     if (problems.length) {
       const n = Math.min(this.ctx.rules.penalty_draw, this.ctx.view.stock);

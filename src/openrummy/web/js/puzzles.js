@@ -171,17 +171,7 @@ class PuzzleBoard extends ManipBoard {
 
   /** Send the table: the server judges it and rates a valid one. */
   async done() {
-    if (this.busy) return;
-    if (!this.dirty && !this.retrievals.length) {
-      toast(t("manip.nothing_placed"), "warn");
-      return;
-    }
-    if (!this.check || this.check.table !== JSON.stringify(this.tableText())) {
-      if (this.checkTimer) clearTimeout(this.checkTimer);
-      this.busy = true;
-      await this.runCheck();
-      this.busy = false;
-    }
+    if (!(await this.judgedBeforeSending())) return;
     const left = this.check?.valid ? this.check.left : 0;
     if (left > 0 && !this.page.rated) {
       const ok = await dialog({
