@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from openrummy.rules import ScoringMode, find_preset
-from openrummy.sim.stats import paired_test, summarize
+from openrummy.sim.stats import BotSummary, PairedTest, paired_test, summarize
 from openrummy.sim.tournament import GameResult
 
 
@@ -57,6 +57,18 @@ def _command(d: dict[str, Any], stem: str) -> str:
     )
 
 
+def _step(path: Path) -> tuple[dict[str, Any], BotSummary, BotSummary, PairedTest]:
+    """A ladder step's file and today's statistics of it: the file, the two bots' summaries
+    and their paired test."""
+    d = json.loads(path.read_text())
+    games = [GameResult.from_json(r) for r in d["results"]]
+    names = list(dict.fromkeys(d["bots"]))
+    rules = find_preset(d["game"], d["options"])
+    lower_is_better = rules.scoring.mode is not ScoringMode.ZERO_SUM_HIGH
+    a, b = summarize(games, d["bots"], lower_is_better=lower_is_better)[:2]
+    return d, a, b, paired_test(games, names[0], names[1])
+
+
 def levels(folder: Path) -> None:
     """The four-level table of each game."""
     from openrummy.bots.levels import LEVELS, describe_level, level_bot, level_kind
@@ -82,13 +94,7 @@ def levels(folder: Path) -> None:
             if not path.exists():
                 print(f"| {level} | {bot} | {what} | no file {stem}.json | | | |")
                 continue
-            d = json.loads(path.read_text())
-            games = [GameResult.from_json(r) for r in d["results"]]
-            names = list(dict.fromkeys(d["bots"]))
-            rules = find_preset(d["game"], d["options"])
-            lower = rules.scoring.mode is not ScoringMode.ZERO_SUM_HIGH
-            a, b = summarize(games, d["bots"], lower_is_better=lower)[:2]
-            t = paired_test(games, names[0], names[1])
+            d, a, b, t = _step(path)
             done = len({r["deal"] for r in d["results"]})
             deals = f"{done} of {d['deals']} (partial)" if d.get("interrupted") else str(done)
             print(
@@ -111,13 +117,7 @@ def main() -> None:
     )
     print("|---|---|---|---:|---:|---|---|---|---|")
     for path in sorted(folder.glob("*.json")):
-        d = json.loads(path.read_text())
-        games = [GameResult.from_json(r) for r in d["results"]]
-        names = list(dict.fromkeys(d["bots"]))
-        rules = find_preset(d["game"], d["options"])
-        lower_is_better = rules.scoring.mode is not ScoringMode.ZERO_SUM_HIGH
-        a, b = summarize(games, d["bots"], lower_is_better=lower_is_better)[:2]
-        t = paired_test(games, names[0], names[1])
+        d, a, b, t = _step(path)
         fmt = d["options"].get("match.format", "points" if d["game"] == "indian13" else "round")
         name, deals = path.stem, str(d["deals"])
         if d.get("interrupted"):

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from helpers.server import Server, make_settings, new_pg_database, throwaway_postgres
+from openrummy.server.store import Store
 
 
 @pytest.fixture
@@ -66,3 +67,19 @@ def pg_cluster() -> Any:
 @pytest.fixture
 async def pg_url(pg_cluster: Any) -> str:
     return await new_pg_database(pg_cluster)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A migrated store on each database (migrated twice: migrations are idempotent)."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}"
+    else:
+        url = await new_pg_database(request.getfixturevalue("pg_cluster"))
+    s = Store(url)
+    await s.migrate()
+    await s.migrate()
+    try:
+        yield s
+    finally:
+        await s.close()

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers.server import Server, make_settings, new_pg_database
+from helpers.server import Server, make_settings
 from openrummy.puzzles import Puzzle, shipped_puzzles
 from openrummy.server.store import Glicko, Store
 
@@ -187,20 +186,6 @@ async def test_bad_requests_are_refused_and_change_nothing(server_factory: Any) 
     assert days[2]["game"] == "robbers"
     r = await http.get("/api/puzzles/daily?set=rummikub&date=yesterday")
     assert r.status_code == 422
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}"
-    else:
-        url = await new_pg_database(request.getfixturevalue("pg_cluster"))
-    s = Store(url)
-    await s.migrate()
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def test_an_attempt_is_rated_once_even_when_sent_at_once(store: Store) -> None:

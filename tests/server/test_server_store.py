@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from helpers.server import new_pg_database
 from openrummy.server.store import ActionRow, SeatRow, SeqConflict, Store, TableRow, metadata
 
 pytestmark = pytest.mark.anyio
@@ -35,21 +32,6 @@ def _table(tid: str) -> TableRow:
         ),
         game=None,
     )
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}"
-    else:
-        url = await new_pg_database(request.getfixturevalue("pg_cluster"))
-    s = Store(url)
-    await s.migrate()
-    await s.migrate()  # idempotent
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def test_migrations_build_exactly_the_declared_schema(store: Store) -> None:
