@@ -15,6 +15,7 @@ const input = JSON.parse(readFileSync(0, "utf-8"));
 const dir = pathToFileURL(process.argv[2] + "/").href;
 const { ManipBoard } = await import(dir + "manip.js");
 const { setCatalogue } = await import(dir + "messages.js");
+const { parseCard } = await import(dir + "cards.js");
 setCatalogue(input.catalogue);
 
 /** @param {string} text */
@@ -55,9 +56,14 @@ for (const pos of input.positions) {
     if (st.swap && target) {
       // Drop the card the joker stands for on the joker: the documented swap.
       const meld = board.melds.find((m) => `meld:${m.id}` === target);
+      // The joker of a set may stand for another missing suit than the card's ("put AD into
+      // [JK=AS AH AC] in place of the joker"): the card the joker stands for first, else any
+      // joker of the meld of the card's rank.
       for (const c of [...hand]) {
         const natural = board.hand.find((i) => i.card === c && i.origin === "hand");
-        const joker = meld?.items.find((i) => i.card === "JK" && i.ident && bare(i.ident) === c);
+        const jokers = (meld?.items || []).filter((i) => i.card === "JK" && i.ident);
+        const rank = (/** @type {string} */ x) => parseCard(x).rank;
+        const joker = jokers.find((i) => bare(i.ident) === c) || jokers.find((i) => rank(bare(i.ident)) === rank(c));
         if (natural && joker && board.trySwap(natural.id, joker.id)) {
           hand.splice(hand.indexOf(c), 1);
           break;

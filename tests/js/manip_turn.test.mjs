@@ -5,7 +5,12 @@ import { toasts, FakeElement } from "./fake_dom.mjs";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { readFileSync } from "node:fs";
+
 import { ManipBoard } from "../../src/openrummy/web/js/manip.js";
+import { setCatalogue } from "../../src/openrummy/web/js/messages.js";
+
+setCatalogue(JSON.parse(readFileSync(new URL("../../src/openrummy/messages/catalogue.json", import.meta.url), "utf-8")));
 
 let tables = 0;
 
@@ -109,4 +114,26 @@ test("before opening a swap keeps the joker on the table and says why; after, it
   assert.deepEqual(opened.tableText(), ["[7H 7D 7C]"]);
   assert.ok(cards(opened).includes("JK"));
   assert.match(opened.playText(), / retrieve 0:7H<-7H$/);
+});
+
+test("before opening a card dropped on a set's joker for another missing suit, or on a joker moved this turn, is told why", () => {
+  toasts.length = 0;
+  const { b } = board(view({ table: [["JK=7S", "7D", "7C"]] }));
+  assert.equal(b.trySwap(idOf(b, "7H"), idOf(b, "JK")), true);
+  assert.deepEqual(b.tableText(), ["[7H 7D 7C]", "[JK]"]);
+  assert.match(toasts[toasts.length - 1][0], /stays on the table \(you may retrieve a joker only after you have opened\)/);
+  // The joker is taken into a meld the player builds, then a card is dropped on it.
+  toasts.length = 0;
+  const moved = board(view({ table: [["JK=7H", "7D", "7C"]], hand: ["3S", "4S", "5S", "7H"] })).b;
+  moved.move([idOf(moved, "3S"), idOf(moved, "4S"), idOf(moved, "JK")], "new", null);
+  moved.chooseIdentity(1, "[3S 4S JK=5S]");
+  assert.equal(moved.trySwap(idOf(moved, "5S"), idOf(moved, "JK")), true);
+  assert.deepEqual(moved.tableText(), ["[7D 7C]", "[3S 4S 5S]", "[JK]"]);
+  assert.equal(moved.retrievals.length, 0);
+  assert.match(toasts[toasts.length - 1][0], /stays on the table/);
+  // Once opened, a joker moved this turn is not retrieved: the card is only placed.
+  const later = board(view({ table: [["JK=7H", "7D", "7C"]], hand: ["3S", "4S", "5S"], opened: [true, true] })).b;
+  later.move([idOf(later, "3S"), idOf(later, "4S"), idOf(later, "JK")], "new", null);
+  later.chooseIdentity(1, "[3S 4S JK=5S]");
+  assert.equal(later.trySwap(idOf(later, "5S"), idOf(later, "JK")), false);
 });

@@ -352,7 +352,10 @@ export class ManipBoard {
   }
 
   /**
-   * Swap a table joker for the natural card it stands for (RULES.md §2.4).
+   * Swap a table joker for the natural card it stands for (RULES.md §2.4). Before the player
+   * may retrieve one, any table joker (where it started or where the player moved it this
+   * turn) stays on the table and the toast says why; after, only a joker still where the turn
+   * found it is retrieved.
    * @param {string} naturalId @param {string} jokerId
    * @returns {boolean} whether it was a swap
    */
@@ -360,7 +363,7 @@ export class ManipBoard {
     const j = this.find(jokerId);
     const n = this.find(naturalId);
     if (!j || !n || !j.meld || j.item.card !== "JK" || n.item.card === "JK") return false;
-    if (j.item.origin !== "table" || j.item.startMeld === null || !j.item.ident || j.item.ident !== j.item.startIdent) return false;
+    if (j.item.origin !== "table" || j.item.retrieved || j.item.startMeld === null || !j.item.ident) return false;
     const want = parseCard(j.item.ident);
     const have = parseCard(n.item.card);
     if (want.rank !== have.rank) return false;
@@ -369,18 +372,21 @@ export class ManipBoard {
     if (want.suit !== have.suit && !(isSet && !naturals.some((c) => c.suit === have.suit))) return false;
     if (!this.canPlay) return false;
     const opts = this.ctx.rules.options;
-    if (n.item.origin === "table" && opts["joker.replacement_source"] !== "HAND_OR_TABLE") {
+    const view = this.ctx.view;
+    const opened = this.ctx.seat !== null && !!view.opened?.[this.ctx.seat];
+    const mayRetrieve = opts["joker.retrieval"] !== false && !(opts["joker.retrieval_requires_opened"] && !opened);
+    const moved = j.item.ident !== j.item.startIdent || `meld:${j.meld.id}` !== `meld:m${j.item.startMeld}`;
+    if (mayRetrieve && moved) return false;
+    if (mayRetrieve && n.item.origin === "table" && opts["joker.replacement_source"] !== "HAND_OR_TABLE") {
       toast(t("manip.swap_from_hand"), "warn");
       return true;
     }
     this.acknowledge();
     this.step();
-    const view = this.ctx.view;
-    const opened = this.ctx.seat !== null && !!view.opened?.[this.ctx.seat];
-    const mayRetrieve = opts["joker.retrieval"] !== false && !(opts["joker.retrieval_requires_opened"] && !opened);
     if (!mayRetrieve) {
       // Retrieval is not allowed now (RULES.md §2.2 C6): the natural still takes the joker's
-      // place, but the joker stays on the table, in a meld of its own, to be built on.
+      // place (a rearrangement, whichever meld the natural comes from), but the joker stays on
+      // the table, in a meld of its own, to be built on.
       (n.meld ? n.meld.items : this.hand).splice(n.meld ? n.meld.items.indexOf(n.item) : this.hand.indexOf(n.item), 1);
       j.meld.items.splice(j.meld.items.indexOf(j.item), 1, n.item);
       j.item.ident = null;
