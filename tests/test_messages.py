@@ -4,6 +4,7 @@ every template names only parameters its message carries."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -65,16 +66,19 @@ def test_templates_name_only_the_parameters_of_their_code(
 ) -> None:
     for p in entry["params"]:
         assert p in CAT["params"], f"{key}: parameter {p!r} has no type"
-    for lang in LANGS:
-        assert entry[lang].strip(), f"{key} has no {lang} template"
-        for name, _forms in placeholders(entry[lang]):
-            assert name in entry["params"], f"{key} ({lang}) names {name!r}, not a parameter"
+    assert set(entry) <= {"params", "parts", "tiles", "tile_tables", *LANGS}, key
+    for form in (entry, entry.get("tiles", entry)):
+        for lang in LANGS:
+            assert form[lang].strip(), f"{key} has no {lang} template"
+            for name, _forms in placeholders(form[lang]):
+                assert name in entry["params"], f"{key} ({lang}) names {name!r}, not a parameter"
     for part in entry.get("parts", ()):
         spec = CAT["parts"][part]
         assert spec["when"] in entry["params"]
-        for lang in LANGS:
-            for name, _forms in placeholders(spec[lang]):
-                assert name in entry["params"], f"{key}'s part {part} names {name!r}"
+        for form in (spec, spec.get("tiles", spec)):
+            for lang in LANGS:
+                for name, _forms in placeholders(form[lang]):
+                    assert name in entry["params"], f"{key}'s part {part} names {name!r}"
 
 
 @pytest.mark.parametrize(("section", "key", "entry"), entries(), ids=lambda x: str(x)[:40])
@@ -95,6 +99,7 @@ def test_every_code_renders_in_both_languages(
 def test_words_are_translated() -> None:
     for key, word in CAT["words"].items():
         assert set(word) >= set(LANGS), key
+        assert set(word.get("tiles", word)) >= set(LANGS), key
     for p, kind in CAT["params"].items():
         if kind == "word":
             assert WORD_SAMPLES[p] in CAT["words"]
@@ -238,6 +243,86 @@ def test_the_page_words_every_message_as_the_engine_does(lang: str) -> None:
     for m, text in zip(messages, page["texts"], strict=True):
         labelled = _with_labels(m["message"], page["cards"], page["melds"])
         assert text == render(labelled, lang, m["names"]), m
+
+
+# What a Rummikub table shows: its tiles, melds and a nested reason about tiles.
+TILE_SAMPLES: dict[str, Any] = {
+    **SAMPLES,
+    "card": "R7",
+    "cards": ["R7", "JK"],
+    "meld": "[R5 R6 JK=R7]",
+    "melds": ["[R1 O1 B1]", "[K11 K12 K13]"],
+}
+CARD_WORDS = re.compile(r"\bcards?\b|karte|\bC\d+:", re.IGNORECASE)
+
+
+def _at_tile_tables(section: str, key: str) -> bool:
+    return CAT[section][key].get("tile_tables", True) is not False
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tile_table_never_says_card(lang: str) -> None:
+    """Every message a Rummikub table can show, worded by the engine and by the page at a tile
+    table, says tile and rack (Stein, Bänkchen), never card (Karte), and names no rule code.
+    An entry that says card either has a ``tiles`` form or is marked ``"tile_tables": false``
+    (Indian Rummy, discard piles, the command line's research bots and positions)."""
+    messages: list[dict[str, Any]] = []
+    for section, key, entry in entries():
+        if not _at_tile_tables(section, key):
+            continue
+        for number in (1, 2):
+            data = {
+                p: (WORD_SAMPLES[p] if CAT["params"][p] == "word" else v)
+                for p, v in sample(entry["params"], number).items()
+            }
+            data.update(
+                {
+                    p: TILE_SAMPLES[CAT["params"][p]]
+                    for p in entry["params"]
+                    if CAT["params"][p] in ("card", "cards", "meld", "melds")
+                }
+            )
+            for part in entry.get("parts", ()):
+                # A part a tile table never shows (the card an Indian timeout discards).
+                if not _at_tile_tables("parts", part):
+                    data.pop(CAT["parts"][part]["when"], None)
+            head = {"code": key} if section == "events" else {"reason": key}
+            messages.append({"message": {**head, **data}, "names": ["Ann", "Bo", "Cy"]})
+    assert len(messages) > 300
+    tiles = sorted({TILE_SAMPLES["card"], *TILE_SAMPLES["cards"]})
+    melds = sorted({TILE_SAMPLES["meld"], *TILE_SAMPLES["melds"]})
+    payload = {
+        "catalogue": CAT,
+        "lang": lang,
+        "tiles": True,
+        "messages": messages,
+        "cards": tiles,
+        "melds": melds,
+    }
+    web = Path(openrummy.__file__).parent / "web" / "js"
+    script = Path(__file__).parent / "js" / "render_messages.mjs"
+    done = subprocess.run(
+        ["node", str(script), str(web)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    page = json.loads(done.stdout)
+    assert page["cards"]["R7"] == ("red 7" if lang == "en" else "rot 7")
+    said = []
+    for m, text in zip(messages, page["texts"], strict=True):
+        labelled = _with_labels(m["message"], page["cards"], page["melds"])
+        assert text == render(labelled, lang, m["names"], tiles=True), m
+        said.append(text)
+    wrong = [t for t in said if CARD_WORDS.search(t)]
+    assert not wrong, wrong[:5]
+    for key, word in CAT["words"].items():
+        assert not CARD_WORDS.search(word.get("tiles", word)[lang]), key
+    # The same entries at a card table keep their card words.
+    assert render({"code": "drew", "seat": 0}, lang) != render(
+        {"code": "drew", "seat": 0}, lang, tiles=True
+    )
 
 
 def test_every_server_error_code_has_words_in_both_languages() -> None:

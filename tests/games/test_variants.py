@@ -21,6 +21,7 @@ from openrummy.games.actions import (
     parse_action,
 )
 from openrummy.games.manipulation import ManipulationGame, Phase, PlayRejected
+from openrummy.messages import render
 
 STOCK = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC"
 
@@ -293,3 +294,14 @@ def test_player_count_is_checked() -> None:
         ManipulationGame(manipulation_rules("rummikub"), 5, seed=1)
     with pytest.raises(ConfigError, match="deck has 2"):
         position(manipulation_rules("robbers"), ["KS KS KS", "2D"])
+
+
+def test_a_rejected_play_says_why_without_rule_codes() -> None:
+    rules = manipulation_rules("rummikub", **{"fail.mode": "REJECT"})
+    game = position(rules, ["R8 K1", "B2"], ["[R5 R6 R7]"], stock="K2 K3 K4")
+    with pytest.raises(PlayRejected) as info:
+        game.apply(play(0, "[R5 R6 R7]", "[R8 K1]"))
+    assert info.value.why is not None and info.value.why.key == "play_rejected"
+    assert str(info.value).startswith("the play is not valid ([R8 K1] is not valid: ")
+    assert "C1" not in str(info.value)
+    assert render(info.value.why, "de", tiles=True).startswith("der Zug ist ungültig (")

@@ -31,3 +31,17 @@ test("every tile form has its common text and both languages", () => {
     }
   }
 });
+
+// Texts a tile table never shows: Indian Rummy's, the discard pile's, the lobby's and the
+// card puzzles' (a draw button of its own, btn.draw_tile, says tile).
+const CARD_ONLY = /^(indian\.|preset|lobby\.|puzzle\.(answer_|set_help\.(robbers|indian))|btn\.(draw|take|discard_card|discard_pick)$|summary\.deadwood$)/;
+
+/** The words of a text, without its placeholders ({card} is a tile at a tile table). */
+const words = (/** @type {string | undefined} */ s) => (s ?? "").replace(/\{[^}]*\}/g, "");
+
+test("every text that says card has a tile form, unless a tile table never shows it", () => {
+  const says = (/** @type {string} */ key) => /\bcards?\b/i.test(words(en[key])) || /karte/i.test(words(de[key]));
+  const missing = Object.keys(en).filter((key) => !key.endsWith(".tiles") && says(key) && !(`${key}.tiles` in en) && !CARD_ONLY.test(key));
+  assert.deepEqual(missing, []);
+  for (const key of Object.keys(en).filter((k) => k.endsWith(".tiles"))) assert.ok(!says(key), key);
+});

@@ -1,5 +1,6 @@
 // Render messages with the web page's messages.js, for tests/test_messages.py.
-// Usage: node render_messages.mjs WEB_JS_DIR < {"catalogue": {...}, "lang": "de", "messages": [...], "cards": [...], "melds": [...]}
+// Usage: node render_messages.mjs WEB_JS_DIR < {"catalogue": {...}, "lang": "de", "tiles": false, "messages": [...], "cards": [...], "melds": [...]}
+// With "tiles": the page at a tile table (Rummikub), as the table page sets it.
 // Prints {"texts": [...], "cards": {...}, "melds": {...}}.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -11,7 +12,9 @@ globalThis.document = { documentElement: { lang: input.lang } };
 const dir = pathToFileURL(process.argv[2] + "/").href;
 const { render, setCatalogue, meldLabel } = await import(dir + "messages.js");
 const { cardLabel } = await import(dir + "cards.js");
+const { setTiles } = await import(dir + "i18n.js");
 setCatalogue(input.catalogue);
+setTiles(!!input.tiles);
 const out = {
   texts: input.messages.map((m) => render(m.message, m.names ?? undefined, input.lang)),
   cards: Object.fromEntries(input.cards.map((c) => [c, cardLabel(c)])),

@@ -99,11 +99,12 @@ class Termination(Enum):
 
 
 class PlayRejected(IllegalActionError):
-    """A play refused under ``fail.mode = REJECT``; nothing changed."""
+    """A play refused under ``fail.mode = REJECT``; nothing changed. Its reason holds the
+    violations as data (``violations`` keeps them with their rule codes for programs)."""
 
     def __init__(self, violations: Sequence[Violation]):
         self.violations = tuple(violations)
-        super().__init__("; ".join(str(v) for v in violations))
+        super().__init__(Reason.of("play_rejected", violations=tuple(v.why for v in violations)))
 
 
 @dataclass(frozen=True, slots=True)

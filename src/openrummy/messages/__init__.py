@@ -119,19 +119,31 @@ def render(
     names: Sequence[str] | None = None,
     *,
     label: Label | None = None,
+    tiles: bool = False,
 ) -> str:
     """A message (a record, or its JSON) in words; ``names`` replace seat numbers, ``label``
-    writes cards (default: their notation).
+    writes cards (default: their notation). At a tile table (``tiles``, Rummikub) an entry's
+    ``tiles`` form says tile and rack where the card form says card and hand.
 
     An unknown code or reason renders as itself, so a newer server's message never breaks
     an older reader; the catalogue's test makes sure every code this version emits has words.
     """
     data = message if isinstance(message, Mapping) else message.to_json()
-    return _render(data, lang if lang in LANGS else "en", names, label)
+    return _render(data, lang if lang in LANGS else "en", names, label, tiles)
+
+
+def _words(entry: Mapping[str, Any], lang: str, tiles: bool) -> str:
+    """An entry's template (or word) in a language, in its tile form at a tile table."""
+    form = entry.get("tiles") if tiles else None
+    return str((form or entry)[lang])
 
 
 def _render(
-    data: Mapping[str, Any], lang: str, names: Sequence[str] | None, label: Label | None = None
+    data: Mapping[str, Any],
+    lang: str,
+    names: Sequence[str] | None,
+    label: Label | None = None,
+    tiles: bool = False,
 ) -> str:
     cat = catalogue()
     if "reason" in data:
@@ -142,11 +154,11 @@ def _render(
         entry = cat["events"].get(data.get("code"))
         if entry is None:
             return str(data.get("code", ""))
-    text = _fill(entry[lang], data, lang, names, label)
+    text = _fill(_words(entry, lang, tiles), data, lang, names, label, tiles)
     for part in entry.get("parts", ()):
         spec = cat["parts"][part]
         if data.get(spec["when"]):
-            text += _fill(spec[lang], data, lang, names, label)
+            text += _fill(_words(spec, lang, tiles), data, lang, names, label, tiles)
     return text
 
 
@@ -183,6 +195,7 @@ def _fill(
     lang: str,
     names: Sequence[str] | None,
     label: Label | None = None,
+    tiles: bool = False,
 ) -> str:
     out: list[str] = []
     for piece in _pieces(template):
@@ -194,7 +207,7 @@ def _fill(
         if forms is not None:
             out.append(forms[0 if value == 1 else 1].replace("#", _number(value)))
         else:
-            out.append(_format(name, value, lang, names, label))
+            out.append(_format(name, value, lang, names, label, tiles))
     return "".join(out)
 
 
@@ -205,7 +218,12 @@ def _number(value: Any) -> str:
 
 
 def _format(
-    name: str, value: Any, lang: str, names: Sequence[str] | None, label: Label | None = None
+    name: str,
+    value: Any,
+    lang: str,
+    names: Sequence[str] | None,
+    label: Label | None = None,
+    tiles: bool = False,
 ) -> str:
     cat = catalogue()
     kind = cat["params"][name]
@@ -223,11 +241,11 @@ def _format(
         return _number(value)
     if kind == "word":
         word = cat["words"].get(value)
-        return str(word[lang]) if word else str(value)
+        return _words(word, lang, tiles) if word else str(value)
     if kind == "message":
-        return _render(value, lang, names, label)
+        return _render(value, lang, names, label, tiles)
     if kind == "messages":
-        return "; ".join(_render(v, lang, names, label) for v in value)
+        return "; ".join(_render(v, lang, names, label, tiles) for v in value)
     return str(value)  # card, meld, text
 
 

@@ -46,6 +46,11 @@ export function setTiles(on) {
   tiles = on;
 }
 
+/** Whether the page is at a tile table (the message catalogue's `tiles` forms apply). */
+export function getTiles() {
+  return tiles;
+}
+
 /** @param {() => void} f */
 export function onLangChange(f) {
   listeners.push(f);

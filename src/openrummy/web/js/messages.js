@@ -7,13 +7,14 @@
  * `{n|one|other}` picks a plural form (`#` is the number).
  */
 import { cardLabel } from "./cards.js";
-import { getLang } from "./i18n.js";
+import { getLang, getTiles } from "./i18n.js";
 
 /**
- * @typedef {{[lang: string]: string}} Texts
- * @typedef {Texts & {params: string[], parts?: string[]}} Entry
- * @typedef {Texts & {when: string}} Part
- * @typedef {{params: {[name: string]: string}, words: {[key: string]: Texts}, events: {[code: string]: Entry}, parts: {[name: string]: Part}, reasons: {[key: string]: Entry}}} Catalogue
+ * At a tile table (Rummikub, `setTiles` of i18n.js) an entry's `tiles` form says tile and rack.
+ * @typedef {{[lang: string]: any}} Texts
+ * @typedef {Texts & {params: string[], parts?: string[], tiles?: Texts}} Entry
+ * @typedef {Texts & {when: string, tiles?: Texts}} Part
+ * @typedef {{params: {[name: string]: string}, words: {[key: string]: Texts & {tiles?: Texts}}, events: {[code: string]: Entry}, parts: {[name: string]: Part}, reasons: {[key: string]: Entry}}} Catalogue
  * @typedef {{[key: string]: any}} Message
  */
 
@@ -56,12 +57,23 @@ export function render(msg, names, lang = getLang()) {
   if (!cat) return String(msg.reason ?? msg.code ?? "");
   const entry = msg.reason !== undefined ? cat.reasons[msg.reason] : cat.events[msg.code];
   if (!entry) return String(msg.reason ?? msg.code ?? "");
-  let text = fill(entry[lang] ?? entry.en, msg, names, lang);
+  let text = fill(words(entry, lang), msg, names, lang);
   for (const name of entry.parts || []) {
     const part = cat.parts[name];
-    if (msg[part.when]) text += fill(part[lang] ?? part.en, msg, names, lang);
+    if (msg[part.when]) text += fill(words(part, lang), msg, names, lang);
   }
   return text;
+}
+
+/**
+ * An entry's template (or a word) in a language: its tile form at a tile table.
+ * @param {Texts & {tiles?: Texts}} entry
+ * @param {string} lang
+ * @returns {string}
+ */
+function words(entry, lang) {
+  const form = getTiles() && entry.tiles ? entry.tiles : entry;
+  return form[lang] ?? form.en;
 }
 
 /**
@@ -120,7 +132,7 @@ function format(name, value, names, lang) {
   if (kind === "cards") return value.map(cardLabel).join(" ");
   if (kind === "meld") return meldLabel(value);
   if (kind === "melds") return value.map(meldLabel).join(" ");
-  if (kind === "word") return cat.words[value]?.[lang] ?? cat.words[value]?.en ?? String(value);
+  if (kind === "word") return cat.words[value] ? words(cat.words[value], lang) : String(value);
   if (kind === "message") return render(value, names, lang);
   if (kind === "messages") return value.map((/** @type {Message} */ v) => render(v, names, lang)).join("; ");
   return String(value);
