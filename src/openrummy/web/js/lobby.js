@@ -196,7 +196,7 @@ function createForm(presets) {
               o["match.rounds"] !== undefined ? field("opt-rounds", t("lobby.rounds"), num("opt-rounds", o["match.rounds"], 1, 20)) : null,
               r.opening_type === "POINTS" ? field("opt-threshold", t("lobby.threshold"), num("opt-threshold", o["opening.threshold"], 0, 100)) : null,
               field("opt-jokers", t("lobby.jokers"), num("opt-jokers", o["deck.printed_jokers"], 0, 6)),
-              field("opt-penalty", t("lobby.penalty"), num("opt-penalty", o["fail.penalty_draw"], 0, 5)),
+              field("opt-penalty", t(r.tiles ? "lobby.penalty_tiles" : "lobby.penalty"), num("opt-penalty", o["fail.penalty_draw"], 0, 5)),
               field(
                 "opt-time",
                 t("lobby.time_limit"),

@@ -9,18 +9,22 @@ import { api } from "./api.js";
 import { cardEl, parseItem } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { eventText } from "./events.js";
-import { onLangChange, t } from "./i18n.js";
+import { onLangChange, setTiles, t } from "./i18n.js";
 import { unseen } from "./order.js";
 
 /** @param {HTMLElement} root @param {string} tableId */
 export async function replayPage(root, tableId) {
   let table;
+  let rules;
   try {
     table = await api("GET", `/api/tables/${tableId}`);
+    rules = await api("GET", `/api/tables/${tableId}/rules`);
   } catch {
     replace(root, h("div", { class: "panel error" }, t("table.not_found")));
     return { destroy() {} };
   }
+  // A Rummikub game's events and analysis say tile and rack, as at its table.
+  setTiles(!!rules.tiles);
   let step = 0;
   /** @type {any} */
   let frame = null;
@@ -176,6 +180,7 @@ export async function replayPage(root, tableId) {
       stop();
       panel.destroy();
       document.removeEventListener("keydown", onKey);
+      setTiles(false);
     },
   };
 }

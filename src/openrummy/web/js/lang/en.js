@@ -106,6 +106,7 @@ export const en = {
   "lobby.threshold": "Opening needs (points)",
   "lobby.jokers": "Jokers in the deck",
   "lobby.penalty": "Penalty cards for a failed play",
+  "lobby.penalty_tiles": "Penalty tiles for a failed play",
   "lobby.time_limit": "Time per turn",
   "lobby.time_bank": "Time bank",
   "lobby.time_bank_help": "extra seconds per player and hand, once a turn's time has run out",
