@@ -109,7 +109,9 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
     shot(opener, "03-rummikub-opening")
     opener.click("#done-btn")
     other.wait_for_function("document.querySelectorAll('.table-melds .meld .card').length === 3")
-    assert "opened with 30" in other.inner_text("#game-log")
+    # A tile table's log says tiles.
+    log = other.inner_text("#game-log")
+    assert "placed 3 tiles and opened with 30" in log and not re.search(r"\bcards?\b", log), log
 
     # The other player tries an opening that is too small: warned, submits, fails, pays.
     wait_my_turn(other)
@@ -123,6 +125,7 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
     other.wait_for_selector("#fail-banner")
     banner = other.inner_text("#fail-banner")
     assert "Your play failed" in banner and "you drew 3 as a penalty" in banner, banner
+    assert not re.search(r"\bcards?\b|\bC\d+:", banner), banner
     assert other.locator("#hand .card").count() == 14 + 3
     shot(other, "04b-rummikub-failed-play")
     wait_my_turn(opener)

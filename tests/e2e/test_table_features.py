@@ -207,6 +207,50 @@ def test_leave_and_cancel_a_table(server: Server, browser: Any) -> None:
     assert not host.js_errors and not guest.js_errors
 
 
+# Robbers' Rummy for two: the computer player opens first with [9S JK=9H 9D]; the person,
+# who has not opened, holds 9C (the set's other missing suit).
+EARLY_SWAP_SEED = "e2e-early-swap-84"
+
+
+def test_a_joker_swap_before_opening_is_refused_at_once(server: Server, browser: Any) -> None:
+    rules = find_preset("robbers")
+    match: Any = new_match(rules, 2, seed=EARLY_SWAP_SEED)
+    assert match.current == 1 and "9C" in [str(c) for c in match.game.hands[0]]
+
+    page = new_page(browser)
+    page.goto(server.url)
+    page.wait_for_selector("#create-btn")
+    page.fill("#create-name", "Ann")
+    while page.locator(".seat-edit li").count() > 2:
+        page.get_by_role("button", name="− Seat").click()
+    page.select_option("#opt-pause", "0.2")
+    server.next_seed(EARLY_SWAP_SEED)
+    page.click("#create-btn")
+    wait_my_turn(page)
+    joker = page.locator('.table-melds .card.joker[aria-label="Joker=9♥"]')
+    before = meld_sizes(page)
+    # Drop 9C on the joker: the card takes its place, the joker stays on the table (in a meld
+    # of its own, to be built on), and the reason shows at once, before Done.
+    drag(page, page.locator('#hand [data-card="9C"]').first, joker)
+    page.wait_for_selector("#toasts >> text=stays on the table")
+    told = page.inner_text("#toasts")
+    assert (
+        "The joker stays on the table (you may retrieve a joker only after you have opened)"
+        in told
+    ), told
+    wait_melds(page, [*before, 1])
+    assert "9C" not in hand_cards(page)
+    assert page.locator('.table-melds [data-card="9C"]').count() == 1
+    assert page.locator("#hand .card.joker").count() == 0
+    assert page.locator(".table-melds .meld").last.locator(".card.joker").count() == 1
+    shot(page, "24-robbers-swap-before-opening")
+    # Undo takes it back.
+    page.click("#undo-btn")
+    wait_melds(page, before)
+    assert "9C" in hand_cards(page)
+    assert not page.js_errors
+
+
 def test_indian_invalid_declaration_in_german(server: Server, browser: Any) -> None:
     """An invalid declaration: the reason and the summary in German, the declared groups
     shown, the computer player (last standing) not tagged as having declared, its name in

@@ -226,7 +226,7 @@ export const en = {
   "manip.pass_anyway": "Pass anyway",
   "manip.end_anyway": "End the turn anyway",
   "fail.banner": "Your play failed: {reason}. The table was restored and you drew {n} as a penalty.",
-  "fail.banner.tiles": "Your play failed: {reason}. The table was restored and you drew {n} tile(s) as a penalty.",
+  "fail.banner.tiles": "Your play failed: {reason}. The table was restored and you drew {n} as a penalty.",
 
   "btn.reset": "Reset turn",
   "btn.hint": "Hint",
