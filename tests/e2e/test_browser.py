@@ -262,6 +262,13 @@ def _declaring_turn() -> int:
     raise AssertionError("the person never declares in this deal")
 
 
+def _groups(page: Any) -> list[list[str]]:
+    groups: list[list[str]] = page.locator(".groups .group").evaluate_all(
+        "els => els.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))"
+    )
+    return groups
+
+
 def test_indian_against_a_bot(server: Server, browser: Any) -> None:
     declare_on = _declaring_turn()
     page = new_page(browser)
@@ -278,6 +285,14 @@ def test_indian_against_a_bot(server: Server, browser: Any) -> None:
         if turn == 1:
             assert "Drop (20 points)" in page.inner_text("#drop-btn")
             shot(page, "11-indian-start")
+        if turn == 2:
+            # The grouping made on the last turn survives the bot's turn and a reload.
+            groups = _groups(page)
+            assert len(groups) > 1, groups
+            page.reload()
+            wait_my_turn(page)
+            page.wait_for_function("document.querySelectorAll('.groups .card').length === 13")
+            assert _groups(page) == groups
         page.click("#draw-btn")
         page.wait_for_function("document.querySelectorAll('.groups .card').length === 14")
         page.click("#auto-btn")
