@@ -235,8 +235,7 @@ def test_a_joker_swap_before_opening_is_refused_at_once(server: Server, browser:
     page.wait_for_selector("#toasts >> text=stays on the table")
     told = page.inner_text("#toasts")
     assert (
-        "The joker stays on the table (you may retrieve a joker only after you have opened)"
-        in told
+        "The joker stays on the table (you may retrieve a joker only after you have opened)" in told
     ), told
     wait_melds(page, [*before, 1])
     assert "9C" not in hand_cards(page)
