@@ -375,7 +375,7 @@ export class ManipBoard {
     const view = this.ctx.view;
     const opened = this.ctx.seat !== null && !!view.opened?.[this.ctx.seat];
     const mayRetrieve = opts["joker.retrieval"] !== false && !(opts["joker.retrieval_requires_opened"] && !opened);
-    const moved = j.item.ident !== j.item.startIdent || `meld:${j.meld.id}` !== `meld:m${j.item.startMeld}`;
+    const moved = j.item.ident !== j.item.startIdent || j.meld.id !== `m${j.item.startMeld}`;
     if (mayRetrieve && moved) return false;
     if (mayRetrieve && n.item.origin === "table" && opts["joker.replacement_source"] !== "HAND_OR_TABLE") {
       toast(t("manip.swap_from_hand"), "warn");
