@@ -49,3 +49,19 @@ def test_a_log_stored_as_words_replays_to_events_as_data() -> None:
     assert replayed[-1]["after"][-1]["code"] == "match_over"
     first = replayed[0]
     assert first["text"].startswith(names[first["data"]["seat"]])
+
+
+def test_a_rummikub_log_says_tiles() -> None:
+    rules = find_preset("rummikub")
+    match: Any = new_match(rules, 2, seed="tile-words", started_at=1000.0)
+    bots = [make_bot("simple", rules, i) for i in range(2)]
+    rows: list[ActionRow] = []
+    for seq in range(1, 31):
+        seat = match.current
+        result = match.apply(bots[seat].choose(match.view(seat)))
+        rows.append(ActionRow(seq, seat, str(result.action), 1000.0, True, "", "bot"))
+    events = replay_events(_table("rummikub", 2, "tile-words"), rows, ["P0", "P1"])
+    texts = [e["text"] for e in events]
+    assert any(t.endswith("drew a tile") for t in texts), texts
+    assert any("placed" in t and "tiles" in t for t in texts), texts
+    assert not any("card" in t for t in texts), texts

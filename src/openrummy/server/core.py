@@ -191,9 +191,17 @@ class ServiceCore(abc.ABC):
         """Resend the current state to everyone at the table."""
 
 
-def event_info(a: ActionRow, result: Any, names: list[str]) -> dict[str, Any]:
+def uses_tiles(rules: Any) -> bool:
+    """Whether a table's game is played with tiles (Rummikub): its messages say tile."""
+    return bool(getattr(rules, "tiles", False))
+
+
+def event_info(
+    a: ActionRow, result: Any, names: list[str], *, tiles: bool = False
+) -> dict[str, Any]:
     """One applied action for the game log: its event as data (``data``; ``after`` for the
-    end of a round or of the match) and in English words with the players' names (``text``).
+    end of a round or of the match) and in English words with the players' names (``text``;
+    at a tile table, ``tiles``, in Rummikub's words).
 
     The data comes from applying the action (live, or replaying the stored log), never from
     the stored words, so games stored before events were data show the same log.
@@ -204,7 +212,7 @@ def event_info(a: ActionRow, result: Any, names: list[str]) -> dict[str, Any]:
         "seat": a.seat,
         "actor": a.actor,
         "action": a.action,
-        "text": render(data, "en", names),
+        "text": render(data, "en", names, tiles=tiles),
         "data": data,
         "accepted": a.accepted,
         "at": a.at,
@@ -227,7 +235,7 @@ def replay_events(
     out = []
     for a in actions:
         action = dataclasses.replace(match.parse_action(a.action, a.seat), at=a.at)
-        out.append(event_info(a, match.apply(action), names))
+        out.append(event_info(a, match.apply(action), names, tiles=uses_tiles(rules)))
     return out
 
 

@@ -30,7 +30,16 @@ from openrummy.errors import IllegalActionError
 from openrummy.messages import Reason
 
 from . import fairness
-from .core import SERVER_ONLY, Live, ServiceCore, client_view, deadline, dumps, event_info
+from .core import (
+    SERVER_ONLY,
+    Live,
+    ServiceCore,
+    client_view,
+    deadline,
+    dumps,
+    event_info,
+    uses_tiles,
+)
 from .errors import ErrorCode, ServiceError
 from .lobby import table_info
 from .store import ActionRow, SeqConflict
@@ -57,7 +66,7 @@ class Referee(ServiceCore):
 
     def _note(self, live: Live, a: ActionRow, result: Any) -> dict[str, Any]:
         """Keep the event for the game log and count consecutive timeouts."""
-        event = event_info(a, result, live.names())
+        event = event_info(a, result, live.names(), tiles=uses_tiles(live.rules))
         live.log.append(event)
         if a.actor == "server" and a.action in SERVER_ONLY:
             live.timeouts[a.seat] = live.timeouts.get(a.seat, 0) + 1

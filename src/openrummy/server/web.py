@@ -44,7 +44,7 @@ from openrummy.games.families import new_match
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
-from .core import client_view, event_info
+from .core import client_view, event_info, uses_tiles
 from .errors import ErrorCode, ServiceError
 from .jobs import check_job, deck_counts, hand_job, hint_job, over_deck, table_cards
 from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
@@ -256,7 +256,11 @@ async def replay_frame(service: TableService, table_id: str, step: int) -> dict[
                 hands.append(match.view(s, now=now).to_json()["hand"])
             except RummyError:
                 hands.append(None)
-        event = event_info(actions[step - 1], result, names) if result is not None else None
+        event = (
+            event_info(actions[step - 1], result, names, tiles=uses_tiles(rules))
+            if result is not None
+            else None
+        )
         return {"view": view, "hands": hands, "event": event}
 
     names = [s.name or f"seat {s.idx}" for s in row.seats]
