@@ -1,9 +1,9 @@
 """Benchmark of the terminal table: how fast every key reacts, over whole turns of a game.
 
-The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub
-and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint, done or draw;
-select, group, auto-arrange, draw, discard); the bots' moves are made between the timed
-keys and are not measured. Two figures per key:
+The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub,
+Robbers' Rummy and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint,
+done or draw; select, group, auto-arrange, draw, discard); the bots' moves are made between
+the timed keys and are not measured. Two figures per key:
 
 * **handler**: the CPU time of the key's action in the app (the model, the engine's checks,
   the new text of the table);
@@ -16,19 +16,25 @@ keys and are not measured. Two figures per key:
 The hint's solver runs off the main thread and is not part of ``h``'s figures (it is the
 table solver's time, see bench/solver.py).
 
-    .venv/bin/python bench/tui.py               # 12 Rummikub and 12 Indian turns
+    .venv/bin/python bench/tui.py               # 12 turns of each game
     .venv/bin/python bench/tui.py --turns 4     # quicker
+    .venv/bin/python bench/tui.py --games indian
+
+It also lists the full garbage collections that ran inside a key's frame (the app leaves
+what it loaded at start out of them: ``freeze_heap``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -104,15 +110,38 @@ async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
 FRAME_CPU: Samples = defaultdict(list)
 
 
+FULL_GC: list[float] = []
+"""The CPU seconds of each full garbage collection that ran while a key was timed."""
+_in_key = False
+_gc_start = 0.0
+
+
+def _watch_gc(phase: str, info: dict[str, Any]) -> None:
+    global _gc_start
+    if info["generation"] != 2 or not _in_key:
+        return
+    if phase == "start":
+        _gc_start = time.thread_time()
+    else:
+        FULL_GC.append(time.thread_time() - _gc_start)
+
+
 async def key(pilot: Pilot[None], frame: Samples, name: str) -> None:
+    global _in_key
     start, cpu = time.perf_counter(), time.thread_time()
-    await pilot.press(name)
+    _in_key = True
+    try:
+        await pilot.press(name)
+    finally:
+        _in_key = False
     frame[name].append(time.perf_counter() - start)
     FRAME_CPU[name].append(time.thread_time() - cpu)
 
 
-async def rummikub(turns: int, handler: Samples, frame: Samples, seen: Samples) -> None:
-    app = RummyApp(Setup(game="rummikub", bots=("simple",), seed=4), bot_delay=3600)
+async def manipulation(
+    game: str, seed: int, turns: int, handler: Samples, frame: Samples, seen: Samples
+) -> None:
+    app = RummyApp(Setup(game=game, bots=("simple",), seed=seed), bot_delay=3600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
@@ -162,15 +191,30 @@ def table(title: str, samples: Samples) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=12, help="turns per game")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        choices=("rummikub", "robbers", "indian"),
+        default=["rummikub", "robbers", "indian"],
+        help="which tables to time",
+    )
     args = parser.parse_args()
     warm()
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    for name, game in (("Rummikub", rummikub), ("Indian Rummy", indian)):
+    gc.callbacks.append(_watch_gc)
+    games: dict[str, tuple[str, Callable[[int, Samples, Samples, Samples], Awaitable[None]]]] = {
+        "rummikub": ("Rummikub", partial(manipulation, "rummikub", 4)),
+        "robbers": ("Robbers' Rummy", partial(manipulation, "robbers", 2)),
+        "indian": ("Indian Rummy", indian),
+    }
+    for which in args.games:
+        name, game = games[which]
         handler: Samples = defaultdict(list)
         frame: Samples = defaultdict(list)
         seen: Samples = defaultdict(list)
         cpu = time.process_time()
+        FULL_GC.clear()
         asyncio.run(game(args.turns, handler, frame, seen))
         table(f"{name}: key to frame, wall (key event in the app to its screen update)", seen)
         table(f"{name}: handler, CPU (the key's action in the app)", handler)
@@ -179,6 +223,8 @@ def main() -> None:
         FRAME_CPU.clear()
         everything = [v for vs in frame.values() for v in vs]
         print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")
+        spent = ", ".join(f"{c * 1e3:.0f} ms" for c in FULL_GC) or "none"
+        print(f"full garbage collections inside a key's frame: {spent}")
 
 
 if __name__ == "__main__":
