@@ -40,7 +40,7 @@ from .indian import IndianHand
 from .manip import ManipTurn
 from .remote import RemoteSession
 from .session import HintJob, LocalSession, Session, Setup
-from .text import card_text, monochrome, t
+from .text import card_text, clock_text, game_title, monochrome, t
 
 __all__ = ["RummyApp"]
 
@@ -230,6 +230,7 @@ class GameScreen(Screen[None]):
         self._bot_busy = False
         self._lit: dict[str, bool] = {}
         self._labels: dict[str, str] = {}
+        self._clock_shown = ""
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -276,6 +277,45 @@ class GameScreen(Screen[None]):
         for line in self.session.log[-20:]:
             self.query_one("#log", RichLog).write(line)
         self.after_change([])
+        if self.session.rules.turn.time_limit_s is not None:
+            self.set_interval(self.rummy.tick, self.tick)
+
+    # -- the turn timer ------------------------------------------------------------------------
+    def clock_part(self) -> Text:
+        """The seat to move's time: the turn's own seconds and its time bank (empty without
+        a turn timer); ``⏱ 23 s left · bank 30 s ·``."""
+        clock = self.session.turn_clock()
+        out = Text()
+        if clock is None:
+            return out
+        s = self.session
+        if clock.seat != s.human and clock.seat < len(s.names):
+            out.append(s.names[clock.seat].split(" (")[0] + ": ")
+        style = "" if self.mono else ("red" if clock.left <= 10 else "cyan")
+        out.append("⏱ " + t("ui.time_left", self.lang, seconds=clock_text(clock.turn)), style)
+        if clock.bank is not None:
+            bank = t("ui.time_bank", self.lang, seconds=clock_text(clock.bank))
+            out.append(" · " + bank, "" if self.mono or clock.turn > 0 else "yellow")
+        out.append(" · ")
+        return out
+
+    def tick(self) -> None:
+        """The timer's second: the countdown is redrawn (only when its text changed); a
+        local game plays the person's turn for them once their time is up, as the server
+        does."""
+        session = self.session
+        if isinstance(session, LocalSession) and not self._bot_busy:
+            lines = session.time_out()
+            if lines is not None:
+                self.log_lines(lines)
+                if lines:
+                    self.say(lines[-1], "yellow")
+                self.after_change(lines)
+                return
+        shown = self.clock_part().plain
+        if shown != self._clock_shown:
+            self._clock_shown = shown
+            self.refresh_all()
 
     # -- to override ---------------------------------------------------------------------------
     def load_view(self) -> None: ...
@@ -513,7 +553,7 @@ class ManipScreen(GameScreen):
     def status_text(self, v: ManipulationView, check: TableCheck | None) -> Text:
         s = self.session
         text = Text()
-        text.append(f"{s.rules.title} ", style="bold")
+        text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
             text.append(t("ui.round", self.lang, n=v.match.round + 1) + " · ")
         if s.over:
@@ -541,11 +581,13 @@ class ManipScreen(GameScreen):
             else:
                 meter = t("ui.opening_meter", self.lang, value=op.value, threshold=op.threshold)
             mark = "✓" if op.met else "…"
-            text.append(
-                "\n" + meter + " " + mark, style="green" if op.met and not self.mono else ""
-            )
+            text.append("\n")
+            text.append_text(self.clock_part())
+            text.append(meter + " " + mark, style="green" if op.met and not self.mono else "")
         else:
-            text.append("\n" + self.standings_text())
+            text.append("\n")
+            text.append_text(self.clock_part())
+            text.append(self.standings_text())
         return text
 
     def table_text(self, check: TableCheck | None) -> Text:
@@ -943,7 +985,7 @@ class IndianScreen(GameScreen):
     def status_text(self, v: IndianView) -> Text:
         s = self.session
         text = Text()
-        text.append(f"{s.rules.title} ", style="bold")
+        text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
             text.append(t("ui.deal", self.lang, n=v.match.round + 1) + " · ")
         if s.over:
@@ -953,7 +995,9 @@ class IndianScreen(GameScreen):
         else:
             text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
-        text.append("\n" + self.standings_text())
+        text.append("\n")
+        text.append_text(self.clock_part())
+        text.append(self.standings_text())
         if v.match is not None and v.match.pool_threshold is not None:
             text.append(" · " + t("ui.pool", self.lang, threshold=v.match.pool_threshold))
         return text
@@ -1204,6 +1248,7 @@ class RummyApp(App[None]):
         save_path: Path | None = None,
         bot_delay: float = 0.4,
         mono: bool = False,
+        tick: float = 0.25,
     ) -> None:
         mono = mono or monochrome()  # Textual takes NO_COLOR out of the environment
         super().__init__()
@@ -1219,6 +1264,8 @@ class RummyApp(App[None]):
             self.game = session or LocalSession(self.setup, lang)
         self.save_path = save_path or Path("rummy-game.json")
         self.bot_delay = bot_delay
+        self.tick = tick
+        """Seconds between two looks at the turn timer (games with one)."""
         self.mono = mono or self.no_color
         self.games = 0
 
@@ -1308,8 +1355,9 @@ class RummyApp(App[None]):
         """A new match with the same seats and the next seed."""
         self.games += 1
         setup = self.session.setup
+        setup_clock = self.session.clock
         from dataclasses import replace
 
         self.setup = replace(setup, seed=setup.seed + 1)
-        self.game = LocalSession(self.setup, self.lang)
+        self.game = LocalSession(self.setup, self.lang, clock=setup_clock)
         self.switch_screen(self._screen())
