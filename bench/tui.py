@@ -2,8 +2,9 @@
 
 The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub,
 Robbers' Rummy and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint,
-done or draw; select, group, auto-arrange, draw, discard); the bots' moves are made between
-the timed keys and are not measured. Two figures per key:
+done or draw; the drop's confirmation opened and answered no, draw, select, group, loosen,
+auto-arrange, the help opened and closed, discard); the bots' moves are made between the
+timed keys and are not measured. Two figures per key:
 
 * **handler**: the CPU time of the key's action in the app (the model, the engine's checks,
   the new text of the table);
@@ -33,7 +34,7 @@ import os
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any
 
@@ -172,7 +173,8 @@ async def indian(turns: int, handler: Samples, frame: Samples, seen: Samples) ->
             await bots_move(app, pilot)
             if app.session.over:
                 break
-            for name in ("d", "space", "right", "space", "g", "l", "a", "c"):
+            keys = ("f", "n", "d", "space", "right", "space", "g", "l", "a", "question_mark")
+            for name in (*keys, "escape", "c"):
                 await key(pilot, frame, name)
 
 
@@ -203,7 +205,9 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     gc.callbacks.append(_watch_gc)
-    games: dict[str, tuple[str, Callable[[int, Samples, Samples, Samples], Awaitable[None]]]] = {
+    games: dict[
+        str, tuple[str, Callable[[int, Samples, Samples, Samples], Coroutine[Any, Any, None]]]
+    ] = {
         "rummikub": ("Rummikub", partial(manipulation, "rummikub", 4)),
         "robbers": ("Robbers' Rummy", partial(manipulation, "robbers", 2)),
         "indian": ("Indian Rummy", indian),

@@ -60,6 +60,7 @@ def freeze_heap() -> None:
         _heap_frozen = True
         gc.freeze()
 
+
 # (key, action, ui key of its description, shown in the footer)
 _MANIP_KEYS: tuple[tuple[str, str, str, bool], ...] = (
     ("question_mark,f1", "help", "key.help", True),
@@ -129,6 +130,28 @@ class Board(Static):
         shape = (len(lines), max((len(line) for line in lines), default=0))
         self.update(text, layout=shape != self._shape)
         self._shape = shape
+
+
+class KeyFooter(Footer):
+    """The key bindings, rebuilt only when the keys it shows change.
+
+    Textual's footer rebuilds its 20-odd keys whenever its screen says its bindings were
+    updated, which it also says when a dialog closes over an unchanged table: that rebuild
+    was most of a dialog's 100-150 ms."""
+
+    _shown_keys: object = None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        keys = tuple(
+            (b.key, b.description, enabled)
+            for _, b, enabled, _tip in screen.active_bindings.values()
+            if b.show
+        )
+        if keys == self._shown_keys and self.children:
+            self._bindings_ready = True
+            return
+        self._shown_keys = keys
+        super().bindings_changed(screen)
 
 
 class Confirm(ModalScreen[bool]):
@@ -255,7 +278,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="bar"):
             for ident, key in self.buttons():
                 yield Button(t(key, self.lang), id=ident, compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def buttons(self) -> list[tuple[str, str]]:
         return []
@@ -1197,7 +1220,7 @@ class Connecting(Screen[None]):
         with Vertical(classes="dialog"):
             yield Static(Text(t("ui.remote_title", self.lang), style="bold"))
             yield Static(self.state, id="state")
-        yield Footer()
+        yield KeyFooter()
 
     def show(self, text: str, style: str, *, failed: bool = False) -> None:
         """The connection's state (or why the table cannot be played, and what to do)."""
