@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.pilot import Pilot
+
+from helpers.server import HANG_GUARD
 from helpers.tui import settle
 from openrummy.events import EventCode
 from openrummy.messages import render
 from openrummy.tui import LocalSession, RummyApp, Setup
-from openrummy.tui.app import IndianScreen
+from openrummy.tui.app import Board, IndianScreen
 from openrummy.tui.session import TurnClock, turn_clock
 
 SIZE = (80, 24)
@@ -18,51 +21,52 @@ TIMER = {"turn.time_limit_s": "20", "turn.time_bank_s": "15"}
 
 
 def status(screen: IndianScreen) -> str:
-    return screen.status_text(screen.view).plain
+    """The status lines as the screen shows them."""
+    shown = screen.query_one("#status", Board)._shown
+    return shown.plain if shown is not None else ""
+
+
+async def shows(pilot: Pilot[None], screen: IndianScreen, text: str) -> None:
+    """Let the app run until its status lines show ``text`` (the timer looks every 10 ms;
+    the guard is only against hangs)."""
+    try:
+        async with asyncio.timeout(HANG_GUARD):
+            while text not in status(screen):
+                await pilot.pause(0.01)
+    except TimeoutError:
+        raise AssertionError(f"{text!r} never showed; the status: {status(screen)!r}") from None
 
 
 def test_the_countdown_and_the_bank_then_the_turn_is_played_for_the_person() -> None:
     now = [1000.0]
 
-    async def main() -> tuple[list[str], list[EventCode]]:
+    async def main() -> list[EventCode]:
         setup = Setup(game="indian13", options=TIMER, bots=("simple",), seed=3)
         session = LocalSession(setup, clock=lambda: now[0])
         app = RummyApp(session=session, bot_delay=0, tick=0.01)
-        seen: list[str] = []
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             screen = app.table
             assert isinstance(screen, IndianScreen) and session.my_turn
-            await pilot.pause(0.05)
-            seen.append(status(screen))  # the whole turn and the whole bank
+            await shows(pilot, screen, "⏱ 20 s left · bank 15 s · ")  # all of both
             now[0] += 12.5
-            await pilot.pause(0.05)
-            seen.append(status(screen))  # 7.5 s of the turn left: shows 8
+            await shows(pilot, screen, "⏱ 8 s left · bank 15 s")  # 7.5 s left shows 8
             await pilot.press("d")  # a draw leaves the clock running
             now[0] += 10
-            await pilot.pause(0.05)
-            seen.append(status(screen))  # the turn's time is over: the bank runs
+            await shows(pilot, screen, "⏱ 0 s left · bank 13 s")  # the bank runs
             now[0] += 12.4
-            await pilot.pause(0.05)
-            seen.append(status(screen))
-            assert session.my_turn and not any(
-                e.code is EventCode.TIMED_OUT for e in session.events
-            )
+            await shows(pilot, screen, "⏱ 0 s left · bank 1 s")
+            assert session.my_turn
+            assert all(e.code is not EventCode.TIMED_OUT for e in session.events)
             now[0] += 0.2  # 35 s in all: the turn is played for the person
-            await pilot.pause(0.05)
-            await settle(app, pilot)
-            seen.append(status(screen))  # a new turn: a full turn, the bank spent
+            # The bot's turn, then the person's next one: the whole turn, the bank spent.
+            await shows(pilot, screen, "⏱ 20 s left · bank 0 s")
             assert session.my_turn
             timed_out = next(e for e in session.events if e.code is EventCode.TIMED_OUT)
             assert render(timed_out, "en", session.names) in session.log
-        return seen, [e.code for e in session.events if e.seat == 0]
+        return [e.code for e in session.events if e.seat == 0]
 
-    seen, codes = asyncio.run(main())
-    assert "⏱ 20 s left · bank 15 s" in seen[0]
-    assert "⏱ 8 s left · bank 15 s" in seen[1]
-    assert "⏱ 0 s left · bank 13 s" in seen[2]
-    assert "⏱ 0 s left · bank 1 s" in seen[3]
-    assert "⏱ 20 s left · bank 0 s" in seen[4]
+    codes = asyncio.run(main())
     # The draw was the person's; the timeout threw a card for them and passed the turn.
     assert codes[:2] == [EventCode.DREW, EventCode.TIMED_OUT]
 
