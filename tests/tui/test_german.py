@@ -65,6 +65,8 @@ def test_a_german_indian_table_speaks_german_only() -> None:
     assert t("ui.draw_stock", "de") in text and t("key.discard", "de") in text
     assert "Spieler hat eine Karte gezogen" in text and "abgeworfen" in text
     assert t("ui.help_title", "de") in help_text
+    # The help says what the bot's level plays like (bots/levels.py, in German).
+    assert "Bot 1 (leicht): behält seine Figuren" in help_text
     leaks = [w for w in english_only() if w in text or w in help_text]
     assert not leaks, leaks
 

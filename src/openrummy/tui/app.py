@@ -25,6 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from openrummy.bots.levels import LEVELS, describe_level, level_kind
 from openrummy.cards import Card
 from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
@@ -215,9 +216,15 @@ class Help(ModalScreen[None]):
         Binding("escape,question_mark,f1,q", "close", show=False)
     ]
 
-    def __init__(self, lang: str, keys: tuple[tuple[str, str, str, bool], ...], how: str) -> None:
+    def __init__(
+        self,
+        lang: str,
+        keys: tuple[tuple[str, str, str, bool], ...],
+        how: str,
+        bots: tuple[str, ...] = (),
+    ) -> None:
         super().__init__()
-        self.lang, self.keys, self.how = lang, keys, how
+        self.lang, self.keys, self.how, self.bots = lang, keys, how, bots
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -229,6 +236,10 @@ class Help(ModalScreen[None]):
             text.append(f"  {shown:<8}", style="bold")
             text.append(t(desc, self.lang) + "\n")
         text.append("\n" + t("ui.help_mouse", self.lang) + "\n")
+        if self.bots:
+            text.append("\n" + t("ui.help_bots", self.lang) + "\n", style="bold")
+            for line in self.bots:
+                text.append(f"  {line}\n")
         text.append(t("ui.help_close", self.lang))
         with VerticalScroll(classes="dialog wide"):
             yield Static(text)
@@ -461,7 +472,19 @@ class GameScreen(Screen[None]):
         return session.record_url if isinstance(session, RemoteSession) else ""
 
     def action_help(self) -> None:
-        self.app.push_screen(Help(self.lang, self.KEYS, self.HOW))
+        self.app.push_screen(Help(self.lang, self.KEYS, self.HOW, self.bot_levels()))
+
+    def bot_levels(self) -> tuple[str, ...]:
+        """What each bot of a local game plays like, for the bots chosen by level."""
+        session = self.session
+        if not isinstance(session, LocalSession):
+            return ()
+        kind = level_kind(session.rules)
+        return tuple(
+            f"{session.names[seat]}: {describe_level(level, kind, self.lang)}"
+            for seat, level in enumerate(session.kinds)
+            if level in LEVELS
+        )
 
     def action_save(self) -> None:
         path = self.rummy.save_path
