@@ -22,7 +22,7 @@ table solver's time, see bench/solver.py).
     .venv/bin/python bench/tui.py --games indian
 
 It also lists the full garbage collections that ran inside a key's frame (the app leaves
-what it loaded at start out of them: ``freeze_heap``).
+what it loaded at start out of them: ``settle_heap``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from textual.pilot import Pilot
 
 from openrummy.solve._fast import warm
 from openrummy.tui import RummyApp, Setup
-from openrummy.tui.app import GameScreen, ManipScreen
+from openrummy.tui.app import GameScreen, ManipScreen, collect_if_due
 
 Samples = dict[str, list[float]]
 
@@ -69,11 +69,13 @@ def instrument(screen: GameScreen, handler: Samples) -> None:
 
 class KeyToFrame:
     """Wall time from a key event's arrival in the app to the end of the screen update it
-    caused (the first one after it), per key."""
+    caused (the first one after it), per key; and the app thread's CPU time over the same
+    span (``cpu``: what the key costs whatever else the machine runs)."""
 
-    def __init__(self, app: RummyApp, samples: Samples) -> None:
-        self.app, self.samples = app, samples
+    def __init__(self, app: RummyApp, samples: Samples, cpu: Samples) -> None:
+        self.app, self.samples, self.cpu = app, samples, cpu
         self.key: events.Key | None = None
+        self.cpu_start = 0.0
         display = app._display
         on_event = app.on_event
 
@@ -88,10 +90,12 @@ class KeyToFrame:
             if key is not None:
                 self.key = None
                 self.samples[key.key].append(get_time() - key.time)
+                self.cpu[key.key].append(time.thread_time() - self.cpu_start)
 
         async def timed_event(event: events.Event) -> None:
             if isinstance(event, events.Key):
                 self.key = event
+                self.cpu_start = time.thread_time()
             await on_event(event)
 
         setattr(app, "_display", timed_display)  # noqa: B010
@@ -99,8 +103,11 @@ class KeyToFrame:
 
 
 async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
-    """The bots' turns, outside the clocks."""
+    """The bots' turns, outside the clocks (with what the app does at a bot's turn besides
+    the bot's choice: a full garbage collection when one is due)."""
     screen = app.table
+    if app.session.bot_to_move:
+        collect_if_due()
     while app.session.bot_to_move:
         app.session.step_bot()
     screen.load_view()
@@ -109,6 +116,7 @@ async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
 
 
 FRAME_CPU: Samples = defaultdict(list)
+SEEN_CPU: Samples = defaultdict(list)
 
 
 FULL_GC: list[float] = []
@@ -146,7 +154,7 @@ async def manipulation(
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
-        KeyToFrame(app, seen)
+        KeyToFrame(app, seen, SEEN_CPU)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
@@ -168,7 +176,7 @@ async def indian(turns: int, handler: Samples, frame: Samples, seen: Samples) ->
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
-        KeyToFrame(app, seen)
+        KeyToFrame(app, seen, SEEN_CPU)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
@@ -221,10 +229,12 @@ def main() -> None:
         FULL_GC.clear()
         asyncio.run(game(args.turns, handler, frame, seen))
         table(f"{name}: key to frame, wall (key event in the app to its screen update)", seen)
+        table(f"{name}: key to frame, CPU of the app's thread", SEEN_CPU)
         table(f"{name}: handler, CPU (the key's action in the app)", handler)
         table(f"{name}: Pilot.press, wall (key posted until the app is idle)", frame)
         table(f"{name}: Pilot.press, CPU of the app's thread", FRAME_CPU)
         FRAME_CPU.clear()
+        SEEN_CPU.clear()
         everything = [v for vs in frame.values() for v in vs]
         print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")
         spent = ", ".join(f"{c * 1e3:.0f} ms" for c in FULL_GC) or "none"

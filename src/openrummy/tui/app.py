@@ -45,21 +45,26 @@ from .text import card_text, clock_text, game_title, monochrome, t
 
 __all__ = ["RummyApp"]
 
-_heap_frozen = False
 
+def settle_heap() -> None:
+    """Collect the garbage, then leave every object alive now out of later collections
+    (``gc.freeze``): done when a table has first been drawn.
 
-def freeze_heap() -> None:
-    """Leave the objects made so far (the imported modules, numba's compiled solvers,
-    Textual) out of every later garbage collection, once per process.
-
-    A full collection walks the whole heap: with these loaded it takes 100–150 ms of CPU,
-    about once per Indian game, inside whichever key's frame it falls in. Frozen, a full
-    collection walks only what the game made since.
+    By then the modules, numba's compiled solvers, Textual and the table are loaded, and a
+    full collection walks all of them: 100-150 ms of CPU at a time, about once per Indian
+    game and inside whichever key's frame it falls. Frozen, later collections walk only
+    what the game made since. The collection first keeps garbage of an earlier game from
+    staying frozen for good; it walks only what is not frozen yet.
     """
-    global _heap_frozen
-    if not _heap_frozen:
-        _heap_frozen = True
-        gc.freeze()
+    gc.collect()
+    gc.freeze()
+
+
+def collect_if_due() -> None:
+    """A full collection now, between turns, when one would come soon anyway (after half
+    the gen-1 collections that lead to one), rather than inside the person's next key."""
+    if gc.get_count()[2] >= gc.get_threshold()[2] // 2:
+        gc.collect()
 
 
 # (key, action, ui key of its description, shown in the footer)
@@ -311,6 +316,7 @@ class GameScreen(Screen[None]):
         for line in self.session.log[-20:]:
             self.query_one("#log", RichLog).write(line)
         self.after_change([])
+        self.call_after_refresh(settle_heap)
         if self.session.rules.turn.time_limit_s is not None:
             self.set_interval(self.rummy.tick, self.tick)
 
@@ -397,6 +403,7 @@ class GameScreen(Screen[None]):
         if self._bot_busy or not session.bot_to_move or not isinstance(session, LocalSession):
             return
         self._bot_busy = True
+        collect_if_due()
         self.bot_thinks(session, session.match.copy())
 
     @work(thread=True, group="bots")
@@ -1323,7 +1330,6 @@ class RummyApp(App[None]):
         return self.game
 
     def on_mount(self) -> None:
-        freeze_heap()
         self.title = "OpenRummy"
         if self.remote is None:
             self.push_screen(self._screen())
