@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from typer.testing import CliRunner
 
 from helpers.server import HANG_GUARD, Process, free_port
+from openrummy.cli import app as cli
 from openrummy.errors import RummyError
 from openrummy.tui import RummyApp
 from openrummy.tui.app import Choose, Confirm, Connecting, GameScreen, IndianScreen, ManipScreen
@@ -150,13 +152,26 @@ def test_an_unreachable_server_is_a_message_and_bad_targets_are_refused() -> Non
     assert Target("https://a.example", "x").ws_url == "wss://a.example/ws/tables/x"
 
 
-def test_an_indian_server_table_played_by_keys(tmp_path: Path) -> None:
-    asyncio.run(indian_by_keys(tmp_path))
+def test_an_indian_server_table_played_by_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asyncio.run(indian_by_keys(tmp_path, monkeypatch))
 
 
-async def indian_by_keys(tmp_path: Path) -> None:
-    """Draw, discard, then drop (confirmed) at an Indian table with a turn timer: the
-    countdown and the bank show, the server's log holds the three actions, the game ends."""
+def app_of_the_command(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> RummyApp:
+    """The app ``rummy play ARGS`` would run (caught before it takes the terminal)."""
+    made: list[RummyApp] = []
+    monkeypatch.setattr(RummyApp, "run", lambda self, *a, **k: made.append(self))
+    result = CliRunner().invoke(cli, ["play", *args])
+    assert result.exit_code == 0, result.output
+    monkeypatch.undo()
+    return made[0]
+
+
+async def indian_by_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rummy play --server URL --table ID --token T`` at an Indian table with a turn timer:
+    draw, discard, then drop (confirmed); the countdown and the bank show, the server's log
+    holds the three actions, the game ends."""
     server = Process(f"sqlite+aiosqlite:///{tmp_path / 'ind.sqlite3'}", log=tmp_path / "s.log")
     await server.start()
     try:
@@ -167,8 +182,10 @@ async def indian_by_keys(tmp_path: Path) -> None:
         tid = made["table"]["id"]
         token = str((await server.join(tid, "Ann"))["token"])
         await server.start_table(tid, made["creator_token"])
-        remote = RemoteSession(Target(server.url, tid), token=token, backoff=(0.05,))
-        app = RummyApp(session=remote)
+        args = ["--server", server.url, "--table", tid, "--token", token, "--lang", "en"]
+        app = app_of_the_command(monkeypatch, args)
+        remote = app.remote
+        assert remote is not None and remote.target == Target(server.url, tid)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, IndianScreen), "the table")
             screen = app.screen
