@@ -156,7 +156,8 @@ class KeyFooter(Footer):
         if keys == self._shown_keys and self.children:
             self._bindings_ready = True
             return
-        self._shown_keys = keys
+        if screen.app.app_focus:  # else Textual leaves the footer as it is, for now
+            self._shown_keys = keys
         super().bindings_changed(screen)
 
 
