@@ -320,7 +320,7 @@ def test_a_dialog_leaves_the_footer_as_it_was() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot)
             footer = app.table.query_one(KeyFooter)
-            before = list(footer.children)
+            before: list[object] = list(footer.children)
             await pilot.press("question_mark")
             assert isinstance(app.screen, Help)
             await pilot.press("escape")
