@@ -54,10 +54,17 @@ def settle_heap() -> None:
     full collection walks all of them: 100-150 ms of CPU at a time, about once per Indian
     game and inside whichever key's frame it falls. Frozen, later collections walk only
     what the game made since. The collection first keeps garbage of an earlier game from
-    staying frozen for good; it walks only what is not frozen yet.
+    staying frozen for good; it walks only what is not frozen yet. The table thaws the heap
+    again when it goes (:func:`thaw_heap`).
     """
     gc.collect()
     gc.freeze()
+
+
+def thaw_heap() -> None:
+    """Give the frozen objects back to the collector: a table that goes (a new game, the
+    app's end) would otherwise stay in memory for good, being part of reference cycles."""
+    gc.unfreeze()
 
 
 def collect_if_due() -> None:
@@ -312,6 +319,9 @@ class GameScreen(Screen[None]):
         shown = widget.label
         label = self._labels.setdefault(button, shown if isinstance(shown, str) else shown.plain)
         widget.label = Text(label, style="" if on else "dim")
+
+    def on_unmount(self) -> None:
+        thaw_heap()
 
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
