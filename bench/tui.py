@@ -1,9 +1,10 @@
 """Benchmark of the terminal table: how fast every key reacts, over whole turns of a game.
 
-The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub
-and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint, done or draw;
-select, group, auto-arrange, draw, discard); the bots' moves are made between the timed
-keys and are not measured. Two figures per key:
+The app runs headless at 80x24 (Textual's ``run_test``). The person's seat plays Rummikub,
+Robbers' Rummy and Indian Rummy turns by keys (cursor, select, new meld, undo, reset, hint,
+done or draw; the drop's confirmation opened and answered no, draw, select, group, loosen,
+auto-arrange, the help opened and closed, discard); the bots' moves are made between the
+timed keys and are not measured. Two figures per key:
 
 * **handler**: the CPU time of the key's action in the app (the model, the engine's checks,
   the new text of the table);
@@ -16,19 +17,25 @@ keys and are not measured. Two figures per key:
 The hint's solver runs off the main thread and is not part of ``h``'s figures (it is the
 table solver's time, see bench/solver.py).
 
-    .venv/bin/python bench/tui.py               # 12 Rummikub and 12 Indian turns
+    .venv/bin/python bench/tui.py               # 12 turns of each game
     .venv/bin/python bench/tui.py --turns 4     # quicker
+    .venv/bin/python bench/tui.py --games indian
+
+It also lists the full garbage collections that ran inside a key's frame (the app leaves
+what it loaded at start out of them: ``settle_heap``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -38,7 +45,7 @@ from textual.pilot import Pilot
 
 from openrummy.solve._fast import warm
 from openrummy.tui import RummyApp, Setup
-from openrummy.tui.app import GameScreen, ManipScreen
+from openrummy.tui.app import GameScreen, ManipScreen, collect_if_due
 
 Samples = dict[str, list[float]]
 
@@ -62,11 +69,13 @@ def instrument(screen: GameScreen, handler: Samples) -> None:
 
 class KeyToFrame:
     """Wall time from a key event's arrival in the app to the end of the screen update it
-    caused (the first one after it), per key."""
+    caused (the first one after it), per key; and the app thread's CPU time over the same
+    span (``cpu``: what the key costs whatever else the machine runs)."""
 
-    def __init__(self, app: RummyApp, samples: Samples) -> None:
-        self.app, self.samples = app, samples
+    def __init__(self, app: RummyApp, samples: Samples, cpu: Samples) -> None:
+        self.app, self.samples, self.cpu = app, samples, cpu
         self.key: events.Key | None = None
+        self.cpu_start = 0.0
         display = app._display
         on_event = app.on_event
 
@@ -81,10 +90,12 @@ class KeyToFrame:
             if key is not None:
                 self.key = None
                 self.samples[key.key].append(get_time() - key.time)
+                self.cpu[key.key].append(time.thread_time() - self.cpu_start)
 
         async def timed_event(event: events.Event) -> None:
             if isinstance(event, events.Key):
                 self.key = event
+                self.cpu_start = time.thread_time()
             await on_event(event)
 
         setattr(app, "_display", timed_display)  # noqa: B010
@@ -92,8 +103,11 @@ class KeyToFrame:
 
 
 async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
-    """The bots' turns, outside the clocks."""
+    """The bots' turns, outside the clocks (with what the app does at a bot's turn besides
+    the bot's choice: a full garbage collection when one is due)."""
     screen = app.table
+    if app.session.bot_to_move:
+        collect_if_due()
     while app.session.bot_to_move:
         app.session.step_bot()
     screen.load_view()
@@ -102,21 +116,45 @@ async def bots_move(app: RummyApp, pilot: Pilot[None]) -> None:
 
 
 FRAME_CPU: Samples = defaultdict(list)
+SEEN_CPU: Samples = defaultdict(list)
+
+
+FULL_GC: list[float] = []
+"""The CPU seconds of each full garbage collection that ran while a key was timed."""
+_in_key = False
+_gc_start = 0.0
+
+
+def _watch_gc(phase: str, info: dict[str, Any]) -> None:
+    global _gc_start
+    if info["generation"] != 2 or not _in_key:
+        return
+    if phase == "start":
+        _gc_start = time.thread_time()
+    else:
+        FULL_GC.append(time.thread_time() - _gc_start)
 
 
 async def key(pilot: Pilot[None], frame: Samples, name: str) -> None:
+    global _in_key
     start, cpu = time.perf_counter(), time.thread_time()
-    await pilot.press(name)
+    _in_key = True
+    try:
+        await pilot.press(name)
+    finally:
+        _in_key = False
     frame[name].append(time.perf_counter() - start)
     FRAME_CPU[name].append(time.thread_time() - cpu)
 
 
-async def rummikub(turns: int, handler: Samples, frame: Samples, seen: Samples) -> None:
-    app = RummyApp(Setup(game="rummikub", bots=("simple",), seed=4), bot_delay=3600)
+async def manipulation(
+    game: str, seed: int, turns: int, handler: Samples, frame: Samples, seen: Samples
+) -> None:
+    app = RummyApp(Setup(game=game, bots=("simple",), seed=seed), bot_delay=3600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
-        KeyToFrame(app, seen)
+        KeyToFrame(app, seen, SEEN_CPU)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
@@ -138,12 +176,13 @@ async def indian(turns: int, handler: Samples, frame: Samples, seen: Samples) ->
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         instrument(app.table, handler)
-        KeyToFrame(app, seen)
+        KeyToFrame(app, seen, SEEN_CPU)
         for _ in range(turns):
             await bots_move(app, pilot)
             if app.session.over:
                 break
-            for name in ("d", "space", "right", "space", "g", "l", "a", "c"):
+            keys = ("f", "n", "d", "space", "right", "space", "g", "l", "a", "question_mark")
+            for name in (*keys, "escape", "c"):
                 await key(pilot, frame, name)
 
 
@@ -162,23 +201,44 @@ def table(title: str, samples: Samples) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=12, help="turns per game")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        choices=("rummikub", "robbers", "indian"),
+        default=["rummikub", "robbers", "indian"],
+        help="which tables to time",
+    )
     args = parser.parse_args()
     warm()
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    for name, game in (("Rummikub", rummikub), ("Indian Rummy", indian)):
+    gc.callbacks.append(_watch_gc)
+    games: dict[
+        str, tuple[str, Callable[[int, Samples, Samples, Samples], Coroutine[Any, Any, None]]]
+    ] = {
+        "rummikub": ("Rummikub", partial(manipulation, "rummikub", 4)),
+        "robbers": ("Robbers' Rummy", partial(manipulation, "robbers", 2)),
+        "indian": ("Indian Rummy", indian),
+    }
+    for which in args.games:
+        name, game = games[which]
         handler: Samples = defaultdict(list)
         frame: Samples = defaultdict(list)
         seen: Samples = defaultdict(list)
         cpu = time.process_time()
+        FULL_GC.clear()
         asyncio.run(game(args.turns, handler, frame, seen))
         table(f"{name}: key to frame, wall (key event in the app to its screen update)", seen)
+        table(f"{name}: key to frame, CPU of the app's thread", SEEN_CPU)
         table(f"{name}: handler, CPU (the key's action in the app)", handler)
         table(f"{name}: Pilot.press, wall (key posted until the app is idle)", frame)
         table(f"{name}: Pilot.press, CPU of the app's thread", FRAME_CPU)
         FRAME_CPU.clear()
+        SEEN_CPU.clear()
         everything = [v for vs in frame.values() for v in vs]
         print(f"{len(everything)} keys, {time.process_time() - cpu:.1f} s CPU for the run")
+        spent = ", ".join(f"{c * 1e3:.0f} ms" for c in FULL_GC) or "none"
+        print(f"full garbage collections inside a key's frame: {spent}")
 
 
 if __name__ == "__main__":

@@ -308,3 +308,25 @@ def test_play_says_what_is_wrong_without_a_traceback() -> None:
     assert res.exit_code == 2 and "#/t/ID" in res.output and "Traceback" not in res.output
     res = runner.invoke(cli, ["play", "--lang", "fr"])
     assert res.exit_code == 2 and "en or de" in res.output
+
+
+def test_a_dialog_leaves_the_footer_as_it_was() -> None:
+    """Closing a dialog over an unchanged table does not rebuild the footer's keys (the
+    rebuild was most of a dialog's cost); the keys stay what the table binds."""
+    from openrummy.tui.app import Help, KeyFooter
+
+    async def main() -> tuple[list[object], list[object], int]:
+        app = RummyApp(Setup(game="indian13", bots=("simple",), seed=3), bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            footer = app.table.query_one(KeyFooter)
+            before: list[object] = list(footer.children)
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, Help)
+            await pilot.press("escape")
+            await pilot.pause()
+            return before, list(footer.children), len(app.table.KEYS)
+
+    before, after, keys = asyncio.run(main())
+    assert before and after == before
+    assert len(before) == keys  # one key per binding shown (every Indian key is shown)

@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from typer.testing import CliRunner
 
 from helpers.server import HANG_GUARD, Process, free_port
+from openrummy.cli import app as cli
 from openrummy.errors import RummyError
 from openrummy.tui import RummyApp
-from openrummy.tui.app import Confirm, Connecting, GameScreen, ManipScreen
+from openrummy.tui.app import Choose, Confirm, Connecting, GameScreen, IndianScreen, ManipScreen
 from openrummy.tui.remote import RemoteSession, Target, parse_target
 from openrummy.tui.text import t
 
@@ -148,3 +150,66 @@ def test_an_unreachable_server_is_a_message_and_bad_targets_are_refused() -> Non
         parse_target("http://localhost:8000", None, None)
     assert parse_target("localhost:8000", "x", None).ws_url == "ws://localhost:8000/ws/tables/x"
     assert Target("https://a.example", "x").ws_url == "wss://a.example/ws/tables/x"
+
+
+def test_an_indian_server_table_played_by_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asyncio.run(indian_by_keys(tmp_path, monkeypatch))
+
+
+def app_of_the_command(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> RummyApp:
+    """The app ``rummy play ARGS`` would run (caught before it takes the terminal)."""
+    made: list[RummyApp] = []
+    monkeypatch.setattr(RummyApp, "run", lambda self, *a, **k: made.append(self))
+    result = CliRunner().invoke(cli, ["play", *args])
+    assert result.exit_code == 0, result.output
+    monkeypatch.undo()
+    return made[0]
+
+
+async def indian_by_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rummy play --server URL --table ID --token T`` at an Indian table with a turn timer:
+    draw, discard, then drop (confirmed); the countdown and the bank show, the server's log
+    holds the three actions, the game ends."""
+    server = Process(f"sqlite+aiosqlite:///{tmp_path / 'ind.sqlite3'}", log=tmp_path / "s.log")
+    await server.start()
+    try:
+        options = {"turn.time_limit_s": 120, "turn.time_bank_s": 60}
+        made = await server.create(
+            preset="indian13", options=options, seats=[{}, {"kind": "bot", "bot": "simple"}]
+        )
+        tid = made["table"]["id"]
+        token = str((await server.join(tid, "Ann"))["token"])
+        await server.start_table(tid, made["creator_token"])
+        args = ["--server", server.url, "--table", tid, "--token", token, "--lang", "en"]
+        app = app_of_the_command(monkeypatch, args)
+        remote = app.remote
+        assert remote is not None and remote.target == Target(server.url, tid)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, IndianScreen), "the table")
+            screen = app.screen
+            assert isinstance(screen, IndianScreen)
+            await until(pilot, lambda: remote.my_turn, "my turn")
+            clock = remote.turn_clock()
+            assert clock is not None and clock.seat == 0 and 100 < clock.turn <= 120
+            assert clock.bank == 60
+            status = screen.status_text(screen.view).plain
+            assert "⏱ " in status and "bank 60 s" in status
+            for key in ("d", "c"):
+                seq = remote.seq
+                await pilot.press(key)
+                await until(pilot, moved_on(remote, seq), f"the server's answer to {key}")
+            await until(pilot, lambda: remote.my_turn, "my turn again")
+            # The drop asks first (with its cost), then ends the deal: the bot wins.
+            await pilot.press("f")
+            assert isinstance(app.screen, Confirm)
+            assert "40" in app.screen.message  # a drop after a draw costs the middle drop
+            await pilot.press("y")
+            await until(pilot, lambda: remote.over, "the end of the game")
+            await until(pilot, lambda: isinstance(app.screen, Choose), "the game's end")
+        log = (await server.http.get(f"/api/tables/{tid}/log")).json()
+        mine = [e["action"].split()[0] for e in log if e["seat"] == 0]
+        assert mine == ["draw", "discard", "drop"]
+    finally:
+        await server.stop()

@@ -10,6 +10,7 @@ and word everything through the message catalogue.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -24,6 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, RichLog, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from openrummy.bots.levels import LEVELS, describe_level, level_kind
 from openrummy.cards import Card
 from openrummy.events import EventCode
 from openrummy.games.actions import Action, ActionKind, Play
@@ -39,9 +41,38 @@ from .indian import IndianHand
 from .manip import ManipTurn
 from .remote import RemoteSession
 from .session import HintJob, LocalSession, Session, Setup
-from .text import card_text, monochrome, t
+from .text import card_text, clock_text, game_title, monochrome, t
 
 __all__ = ["RummyApp"]
+
+
+def settle_heap() -> None:
+    """Collect the garbage, then leave every object alive now out of later collections
+    (``gc.freeze``): done when a table has first been drawn.
+
+    By then the modules, numba's compiled solvers, Textual and the table are loaded, and a
+    full collection walks all of them: 100-150 ms of CPU at a time, about once per Indian
+    game and inside whichever key's frame it falls. Frozen, later collections walk only
+    what the game made since. The collection first keeps garbage of an earlier game from
+    staying frozen for good; it walks only what is not frozen yet. The table thaws the heap
+    again when it goes (:func:`thaw_heap`).
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def thaw_heap() -> None:
+    """Give the frozen objects back to the collector: a table that goes (a new game, the
+    app's end) would otherwise stay in memory for good, being part of reference cycles."""
+    gc.unfreeze()
+
+
+def collect_if_due() -> None:
+    """A full collection now, between turns, when one would come soon anyway (after half
+    the gen-1 collections that lead to one), rather than inside the person's next key."""
+    if gc.get_count()[2] >= gc.get_threshold()[2] // 2:
+        gc.collect()
+
 
 # (key, action, ui key of its description, shown in the footer)
 _MANIP_KEYS: tuple[tuple[str, str, str, bool], ...] = (
@@ -114,6 +145,29 @@ class Board(Static):
         self._shape = shape
 
 
+class KeyFooter(Footer):
+    """The key bindings, rebuilt only when the keys it shows change.
+
+    Textual's footer rebuilds its 20-odd keys whenever its screen says its bindings were
+    updated, which it also says when a dialog closes over an unchanged table: that rebuild
+    was most of a dialog's 100-150 ms."""
+
+    _shown_keys: object = None
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        keys = tuple(
+            (b.key, b.description, enabled)
+            for _, b, enabled, _tip in screen.active_bindings.values()
+            if b.show
+        )
+        if keys == self._shown_keys and self.children:
+            self._bindings_ready = True
+            return
+        if screen.app.app_focus:  # else Textual leaves the footer as it is, for now
+            self._shown_keys = keys
+        super().bindings_changed(screen)
+
+
 class Confirm(ModalScreen[bool]):
     """A yes/no question (y / n / Escape)."""
 
@@ -175,9 +229,15 @@ class Help(ModalScreen[None]):
         Binding("escape,question_mark,f1,q", "close", show=False)
     ]
 
-    def __init__(self, lang: str, keys: tuple[tuple[str, str, str, bool], ...], how: str) -> None:
+    def __init__(
+        self,
+        lang: str,
+        keys: tuple[tuple[str, str, str, bool], ...],
+        how: str,
+        bots: tuple[str, ...] = (),
+    ) -> None:
         super().__init__()
-        self.lang, self.keys, self.how = lang, keys, how
+        self.lang, self.keys, self.how, self.bots = lang, keys, how, bots
 
     def compose(self) -> ComposeResult:
         text = Text()
@@ -189,6 +249,10 @@ class Help(ModalScreen[None]):
             text.append(f"  {shown:<8}", style="bold")
             text.append(t(desc, self.lang) + "\n")
         text.append("\n" + t("ui.help_mouse", self.lang) + "\n")
+        if self.bots:
+            text.append("\n" + t("ui.help_bots", self.lang) + "\n", style="bold")
+            for line in self.bots:
+                text.append(f"  {line}\n")
         text.append(t("ui.help_close", self.lang))
         with VerticalScroll(classes="dialog wide"):
             yield Static(text)
@@ -213,6 +277,7 @@ class GameScreen(Screen[None]):
         self._bot_busy = False
         self._lit: dict[str, bool] = {}
         self._labels: dict[str, str] = {}
+        self._clock_shown = ""
         for key, action, desc, show in self.KEYS:
             self._bindings.bind(key, action, t(desc, self.lang), show=show)
         for key, action in _CURSOR_KEYS:
@@ -237,7 +302,7 @@ class GameScreen(Screen[None]):
         with Horizontal(id="bar"):
             for ident, key in self.buttons():
                 yield Button(t(key, self.lang), id=ident, compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def buttons(self) -> list[tuple[str, str]]:
         return []
@@ -255,10 +320,53 @@ class GameScreen(Screen[None]):
         label = self._labels.setdefault(button, shown if isinstance(shown, str) else shown.plain)
         widget.label = Text(label, style="" if on else "dim")
 
+    def on_unmount(self) -> None:
+        thaw_heap()
+
     def on_mount(self) -> None:
         for line in self.session.log[-20:]:
             self.query_one("#log", RichLog).write(line)
         self.after_change([])
+        self.call_after_refresh(settle_heap)
+        if self.session.rules.turn.time_limit_s is not None:
+            self.set_interval(self.rummy.tick, self.tick)
+
+    # -- the turn timer ------------------------------------------------------------------------
+    def clock_part(self) -> Text:
+        """The seat to move's time: the turn's own seconds and its time bank (empty without
+        a turn timer); ``⏱ 23 s left · bank 30 s ·``."""
+        clock = self.session.turn_clock()
+        out = Text()
+        if clock is None:
+            return out
+        s = self.session
+        if clock.seat != s.human and clock.seat < len(s.names):
+            out.append(s.names[clock.seat].split(" (")[0] + ": ")
+        style = "" if self.mono else ("red" if clock.left <= 10 else "cyan")
+        out.append("⏱ " + t("ui.time_left", self.lang, seconds=clock_text(clock.turn)), style)
+        if clock.bank is not None:
+            bank = t("ui.time_bank", self.lang, seconds=clock_text(clock.bank))
+            out.append(" · " + bank, "" if self.mono or clock.turn > 0 else "yellow")
+        out.append(" · ")
+        return out
+
+    def tick(self) -> None:
+        """The timer's second: the countdown is redrawn (only when its text changed); a
+        local game plays the person's turn for them once their time is up, as the server
+        does."""
+        session = self.session
+        if isinstance(session, LocalSession) and not self._bot_busy:
+            lines = session.time_out()
+            if lines is not None:
+                self.log_lines(lines)
+                if lines:
+                    self.say(lines[-1], "yellow")
+                self.after_change(lines)
+                return
+        shown = self.clock_part().plain
+        if shown != self._clock_shown:
+            self._clock_shown = shown
+            self.refresh_all()
 
     # -- to override ---------------------------------------------------------------------------
     def load_view(self) -> None: ...
@@ -306,6 +414,7 @@ class GameScreen(Screen[None]):
         if self._bot_busy or not session.bot_to_move or not isinstance(session, LocalSession):
             return
         self._bot_busy = True
+        collect_if_due()
         self.bot_thinks(session, session.match.copy())
 
     @work(thread=True, group="bots")
@@ -381,7 +490,19 @@ class GameScreen(Screen[None]):
         return session.record_url if isinstance(session, RemoteSession) else ""
 
     def action_help(self) -> None:
-        self.app.push_screen(Help(self.lang, self.KEYS, self.HOW))
+        self.app.push_screen(Help(self.lang, self.KEYS, self.HOW, self.bot_levels()))
+
+    def bot_levels(self) -> tuple[str, ...]:
+        """What each bot of a local game plays like, for the bots chosen by level."""
+        session = self.session
+        if not isinstance(session, LocalSession):
+            return ()
+        kind = level_kind(session.rules)
+        return tuple(
+            f"{session.names[seat]}: {describe_level(level, kind, self.lang)}"
+            for seat, level in enumerate(session.kinds)
+            if level in LEVELS
+        )
 
     def action_save(self) -> None:
         path = self.rummy.save_path
@@ -496,7 +617,7 @@ class ManipScreen(GameScreen):
     def status_text(self, v: ManipulationView, check: TableCheck | None) -> Text:
         s = self.session
         text = Text()
-        text.append(f"{s.rules.title} ", style="bold")
+        text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
             text.append(t("ui.round", self.lang, n=v.match.round + 1) + " · ")
         if s.over:
@@ -524,11 +645,13 @@ class ManipScreen(GameScreen):
             else:
                 meter = t("ui.opening_meter", self.lang, value=op.value, threshold=op.threshold)
             mark = "✓" if op.met else "…"
-            text.append(
-                "\n" + meter + " " + mark, style="green" if op.met and not self.mono else ""
-            )
+            text.append("\n")
+            text.append_text(self.clock_part())
+            text.append(meter + " " + mark, style="green" if op.met and not self.mono else "")
         else:
-            text.append("\n" + self.standings_text())
+            text.append("\n")
+            text.append_text(self.clock_part())
+            text.append(self.standings_text())
         return text
 
     def table_text(self, check: TableCheck | None) -> Text:
@@ -926,7 +1049,7 @@ class IndianScreen(GameScreen):
     def status_text(self, v: IndianView) -> Text:
         s = self.session
         text = Text()
-        text.append(f"{s.rules.title} ", style="bold")
+        text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
             text.append(t("ui.deal", self.lang, n=v.match.round + 1) + " · ")
         if s.over:
@@ -936,7 +1059,9 @@ class IndianScreen(GameScreen):
         else:
             text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
         text.append(" · " + t("ui.stock", self.lang, n=v.stock))
-        text.append("\n" + self.standings_text())
+        text.append("\n")
+        text.append_text(self.clock_part())
+        text.append(self.standings_text())
         if v.match is not None and v.match.pool_threshold is not None:
             text.append(" · " + t("ui.pool", self.lang, threshold=v.match.pool_threshold))
         return text
@@ -1136,7 +1261,7 @@ class Connecting(Screen[None]):
         with Vertical(classes="dialog"):
             yield Static(Text(t("ui.remote_title", self.lang), style="bold"))
             yield Static(self.state, id="state")
-        yield Footer()
+        yield KeyFooter()
 
     def show(self, text: str, style: str, *, failed: bool = False) -> None:
         """The connection's state (or why the table cannot be played, and what to do)."""
@@ -1187,6 +1312,7 @@ class RummyApp(App[None]):
         save_path: Path | None = None,
         bot_delay: float = 0.4,
         mono: bool = False,
+        tick: float = 0.25,
     ) -> None:
         mono = mono or monochrome()  # Textual takes NO_COLOR out of the environment
         super().__init__()
@@ -1202,6 +1328,8 @@ class RummyApp(App[None]):
             self.game = session or LocalSession(self.setup, lang)
         self.save_path = save_path or Path("rummy-game.json")
         self.bot_delay = bot_delay
+        self.tick = tick
+        """Seconds between two looks at the turn timer (games with one)."""
         self.mono = mono or self.no_color
         self.games = 0
 
@@ -1290,8 +1418,9 @@ class RummyApp(App[None]):
         """A new match with the same seats and the next seed."""
         self.games += 1
         setup = self.session.setup
+        setup_clock = self.session.clock
         from dataclasses import replace
 
         self.setup = replace(setup, seed=setup.seed + 1)
-        self.game = LocalSession(self.setup, self.lang)
+        self.game = LocalSession(self.setup, self.lang, clock=setup_clock)
         self.switch_screen(self._screen())

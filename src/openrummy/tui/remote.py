@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,8 +36,8 @@ from openrummy.games.views import IndianView, ManipulationView, view_from_json
 from openrummy.messages import render
 from openrummy.rules import ManipulationRules, Rules, find_preset
 
-from .session import HintJob
-from .text import t
+from .session import HintJob, TurnClock, reason_text, turn_clock
+from .text import bot_name, t
 
 __all__ = ["BACKOFF", "Listener", "RemoteSession", "Target", "ViewChecker", "parse_target"]
 
@@ -153,8 +154,13 @@ class RemoteSession:
         token: str | None = None,
         name: str | None = None,
         backoff: Sequence[float] = BACKOFF,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.target = target
+        self.clock = clock
+        """Measures how long ago the latest view came (its ``time_left`` counts down from
+        then: no comparison with the server's clock)."""
+        self._view_at = 0.0
         self.lang = lang
         self.token = token
         self.name = name
@@ -234,7 +240,7 @@ class RemoteSession:
         try:
             parse_action(text, seat=self.seat)
         except RummyError as e:
-            return False, [t("ui.not_allowed", self.lang, reason=str(e))]
+            return False, [t("ui.not_allowed", self.lang, reason=reason_text(e, self.lang))]
         ws = self._ws
         if ws is None or not self.welcomed:
             return False, [t("ui.remote_offline", self.lang)]
@@ -251,6 +257,16 @@ class RemoteSession:
         if not isinstance(v, ManipulationView) or not isinstance(rules, ManipulationRules):
             return None
         return ViewChecker(rules, v), v.seat if v.seat is not None else 0
+
+    def turn_clock(self) -> TurnClock | None:
+        v = self._view
+        if v is None or v.time_left is None or self.over:
+            return None
+        return turn_clock(v, v.time_left - (self.clock() - self._view_at))
+
+    def _set_view(self, data: Any) -> None:
+        self._view = view_from_json(data)
+        self._view_at = self.clock()
 
     def hint_job(self) -> HintJob:
         v = self._view
@@ -377,7 +393,8 @@ class RemoteSession:
                 self._error(msg)
         except (RummyError, KeyError, TypeError, ValueError) as e:
             # A message this client cannot read: ask for the whole state again.
-            self._say(t("ui.remote_unreadable", self.lang, reason=str(e)), "red")
+            why = reason_text(e, self.lang) if isinstance(e, RummyError) else str(e)
+            self._say(t("ui.remote_unreadable", self.lang, reason=why), "red")
             self._send_soon({"type": "sync"})
         return False
 
@@ -386,7 +403,7 @@ class RemoteSession:
         self.seat = msg.get("seat")
         self.seq = int(msg.get("seq") or 0)
         if msg.get("view") is not None:
-            self._view = view_from_json(msg["view"])
+            self._set_view(msg["view"])
         first = not self.welcomed and self.connections == 0
         if not self.welcomed:
             self.welcomed = True
@@ -412,7 +429,7 @@ class RemoteSession:
     def _update(self, msg: dict[str, Any]) -> None:
         event = msg.get("event") or {}
         self.seq = int(msg["seq"])
-        self._view = view_from_json(msg["view"])
+        self._set_view(msg["view"])
         lines = [self._event_line(event)]
         for after in event.get("after") or []:
             lines.append(self._event_line({"data": after}))
@@ -440,7 +457,8 @@ class RemoteSession:
             try:
                 self._rules = find_preset(str(table["preset"]), table.get("options") or {})
             except (RummyError, ValueError) as e:
-                self._fail(t("ui.remote_rules", self.lang, preset=table.get("preset"), reason=e))
+                why = reason_text(e, self.lang) if isinstance(e, RummyError) else str(e)
+                self._fail(t("ui.remote_rules", self.lang, preset=table.get("preset"), reason=why))
                 return
         self.names = [self._seat_name(s) for s in table.get("seats") or []]
         status = table.get("status")
@@ -459,7 +477,11 @@ class RemoteSession:
         n = int(seat.get("seat", 0))
         name = seat.get("name")
         if seat.get("kind") == "bot":
-            return f"{t('ui.bot', self.lang)} {n} ({seat.get('bot')})" if not name else str(name)
+            kind = seat.get("bot")
+            # The server's own name for a bot (``Medium bot 2``) is worded in the reader's
+            # language; a name the table's creator gave stays.
+            default = f"{str(kind).capitalize()} bot {n + 1}"
+            return bot_name(n, kind, self.lang) if not name or name == default else str(name)
         return str(name) if name else t("ui.remote_seat", self.lang, n=n + 1)
 
     def _waiting_text(self) -> str:

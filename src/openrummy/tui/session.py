@@ -8,6 +8,7 @@ person's actions, lets the bots choose from their own views, keeps the events as
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,9 +28,9 @@ from openrummy.messages import render
 from openrummy.record import GameRecord
 from openrummy.rules import Rules, find_preset
 
-from .text import t
+from .text import bot_name, t
 
-__all__ = ["TUI_META", "HintJob", "LocalSession", "Session", "Setup"]
+__all__ = ["TUI_META", "HintJob", "LocalSession", "Session", "Setup", "TurnClock", "turn_clock"]
 
 TUI_META = "tui"
 """The key of a record's ``meta`` under which the app keeps who plays which seat."""
@@ -37,6 +38,35 @@ TUI_META = "tui"
 
 HintJob = Callable[[], Action | None]
 """The solver's play for the position it was made from (safe to run off the main thread)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The turn timer of the seat to move (options ``turn.time_limit_s``, ``turn.time_bank_s``)."""
+
+    seat: int
+    turn: float
+    """Seconds left of the turn's own time."""
+    bank: float | None
+    """Seconds left in the seat's time bank (``None``: the game has no bank)."""
+
+    @property
+    def left(self) -> float:
+        """Seconds until the turn is played for the seat."""
+        return self.turn + (self.bank or 0.0)
+
+
+def turn_clock(view: ManipulationView | IndianView, left: float | None) -> TurnClock | None:
+    """Split ``left`` (the view's ``time_left``, or what is left of it now) into the turn's
+    own time and the bank: the bank is spent only once the turn's time has run out."""
+    if left is None:
+        return None
+    left = max(0.0, left)
+    banks = view.time_bank if isinstance(view, IndianView) else None
+    if not banks or banks[view.current] is None:
+        return TurnClock(view.current, left, None)
+    bank = float(banks[view.current] or 0.0)
+    return TurnClock(view.current, max(0.0, left - bank), min(bank, left))
 
 
 class Session(Protocol):
@@ -83,6 +113,10 @@ class Session(Protocol):
         """What judges a whole play before it is made, and the person's seat in it."""
         ...
 
+    def turn_clock(self) -> TurnClock | None:
+        """The turn timer of the seat to move now (``None``: no timer, or no turn running)."""
+        ...
+
     def hint_job(self) -> HintJob: ...
 
     def save(self, path: Path) -> None: ...
@@ -120,8 +154,17 @@ class Setup:
 class LocalSession:
     """One local match and its seats; every change goes through :meth:`apply`."""
 
-    def __init__(self, setup: Setup, lang: str = "en", *, match: Match | None = None) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        lang: str = "en",
+        *,
+        match: Match | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.setup = setup
+        self.clock = clock
+        """The turn timer's clock (seconds); the engine stamps every action with it."""
         self.lang = lang
         self.rules: Rules = match.rules if match is not None else setup.rules()
         self.kinds = setup.seat_kinds()
@@ -130,15 +173,22 @@ class LocalSession:
             for i, k in enumerate(self.kinds)
         ]
         self.match: Match = (
-            match if match is not None else new_match(self.rules, setup.players, seed=setup.seed)
+            match
+            if match is not None
+            else new_match(self.rules, setup.players, seed=setup.seed, clock=self._timer_clock())
         )
         self.names = [
-            (setup.name or t("ui.you", lang)) if k is None else f"{t('ui.bot', lang)} {i} ({k})"
+            (setup.name or t("ui.you", lang)) if k is None else bot_name(i, k, lang)
             for i, k in enumerate(self.kinds)
         ]
         self.log: list[str] = []
         """Every event so far in words, oldest first."""
         self.events: list[Event] = []
+
+    def _timer_clock(self) -> Callable[[], float] | None:
+        """The clock the match runs on: only a game with a turn timer has one (without, the
+        record holds no times, as before)."""
+        return self.clock if self.rules.turn.time_limit_s is not None else None
 
     # -- seats ---------------------------------------------------------------------------------
     @property
@@ -180,7 +230,7 @@ class LocalSession:
         try:
             result = self.match.apply(action)
         except IllegalActionError as e:
-            reason = render(e.why, self.lang, self.names) if e.why is not None else str(e)
+            reason = reason_text(e, self.lang, self.names)
             return False, [t("ui.not_allowed", self.lang, reason=reason)]
         lines = []
         for event in result.events:
@@ -193,7 +243,7 @@ class LocalSession:
         try:
             action = self.parse(text)
         except RummyError as e:
-            return False, [t("ui.not_allowed", self.lang, reason=str(e))]
+            return False, [t("ui.not_allowed", self.lang, reason=reason_text(e, self.lang))]
         return self.apply(action)
 
     def play_checker(self) -> tuple[PlayChecker, int] | None:
@@ -201,6 +251,23 @@ class LocalSession:
         if not isinstance(game, ManipulationGame):
             return None
         return game, self.match.seats.index(self.human or 0)
+
+    def turn_clock(self) -> TurnClock | None:
+        if self.over or self.rules.turn.time_limit_s is None:
+            return None
+        view = self.match.view(self.human)
+        return turn_clock(view, view.time_left)
+
+    def time_out(self) -> list[str] | None:
+        """When the person's turn time and bank have run out, the turn is played for them,
+        as the server's timer does (RULES.md: the game's timeout); the lines to show, or
+        ``None`` while there is time left."""
+        clock = self.turn_clock()
+        if clock is None or clock.left > 0 or not self.my_turn:
+            return None
+        if ActionKind.TIMEOUT not in self.match.legal_kinds():
+            return None
+        return self.apply(self.match.parse_action("timeout", self.human))[1]
 
     def hint_job(self) -> HintJob:
         match = self.match.copy()
@@ -261,7 +328,24 @@ class LocalSession:
             human=human,
             name=record.players[0] if human else None,
         )
-        return cls(setup, lang, match=match)
+        session = cls(setup, lang, match=match)
+        session.restart_clock()
+        return session
+
+    def restart_clock(self) -> None:
+        """A resumed game with a turn timer: the turn to move starts now, with the time
+        banks as they were saved (the time between saving and resuming is nobody's)."""
+        clock = self._timer_clock()
+        if clock is None:
+            return
+        self.match.clock = clock
+        self.match.game.clock = clock
+        self.match.game.turn_started_at = clock()
+
+
+def reason_text(error: RummyError, lang: str, names: Sequence[str] | None = None) -> str:
+    """Why ``error`` was raised, in ``lang`` (its reason through the catalogue)."""
+    return render(error.why, lang, names) if error.why is not None else str(error)
 
 
 def _option_text(value: object) -> str:

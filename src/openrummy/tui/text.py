@@ -9,6 +9,7 @@ suit symbols and lose their colours.
 from __future__ import annotations
 
 import locale
+import math
 import os
 from collections.abc import Mapping
 
@@ -19,7 +20,16 @@ from openrummy.cards import Card, Suit
 from openrummy.melds import MeldItem
 from openrummy.messages import LANGS, catalogue
 
-__all__ = ["card_label", "card_text", "default_lang", "monochrome", "t"]
+__all__ = [
+    "bot_name",
+    "card_label",
+    "card_text",
+    "clock_text",
+    "default_lang",
+    "game_title",
+    "monochrome",
+    "t",
+]
 
 _SUIT_STYLE: Mapping[Suit, str] = {
     Suit.S: "bold black on white",
@@ -42,6 +52,27 @@ def t(key: str, lang: str = "en", **params: object) -> str:
     for name, value in params.items():
         text = text.replace("{" + name + "}", str(value))
     return text
+
+
+def game_title(preset: str, title: str, lang: str = "en") -> str:
+    """A preset's name in ``lang`` (``title``, the rules' own, for a preset the catalogue
+    does not name)."""
+    key = f"preset.{preset}"
+    words = t(key, lang)
+    return title if words == key else words
+
+
+def bot_name(seat: int, kind: str | None, lang: str = "en") -> str:
+    """``Bot 1 (expert)``, ``Bot 1 (Experte)``: a level's or a research bot's name in
+    ``lang`` (a name the catalogue does not know stays as it is)."""
+    key = f"level.{kind}"
+    words = t(key, lang)
+    return f"{t('ui.bot', lang)} {seat} ({kind if words == key else words})"
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds of a countdown as whole seconds, rounded up (0.2 s left still shows 1)."""
+    return str(max(0, math.ceil(seconds - 1e-9)))
 
 
 def default_lang() -> str:
