@@ -258,3 +258,18 @@ def test_every_seed_form_is_accepted() -> None:
     np.testing.assert_array_equal(a["observation"][0], b["observation"][0])
     with pytest.raises(ConfigError):
         vec.reset(seed=[1, 2, 3])
+
+
+def test_two_threads_step_the_same_games_as_one() -> None:
+    one = RummikubPrimitiveVectorEnv(5, threads=1)
+    two = RummikubPrimitiveVectorEnv(5, threads=2)
+    a, _ = one.reset(seed=21)
+    b, _ = two.reset(seed=21)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        actions = one.sample_actions(rng)
+        a = one.step(actions)[0]
+        b = two.step(actions)[0]
+        np.testing.assert_array_equal(a["observation"], b["observation"])
+        np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+    two.close()

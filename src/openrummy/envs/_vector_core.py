@@ -423,8 +423,10 @@ def _after(
     sc[i, F_CHECK] = 1 if ok else 0
 
 
-@numba.njit(cache=True, parallel=True)  # type: ignore[misc]
+@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
 def step_work(
+    lo: int,
+    hi: int,
     actions: I64,
     todo: npt.NDArray[np.bool_],
     cnt: I8,
@@ -441,9 +443,10 @@ def step_work(
     s_pool: I16,
     s_slot: I16,
 ) -> None:
-    """Apply ``actions[i]`` to every game ``i`` with ``todo[i]`` (workbench actions only,
-    already checked against the mask), in parallel over the games."""
-    for i in numba.prange(actions.size):
+    """Apply ``actions[i]`` to every game ``lo <= i < hi`` with ``todo[i]`` (workbench
+    actions only, already checked against the mask). It releases the GIL, so threads can
+    step disjoint ranges at once."""
+    for i in range(lo, hi):
         if todo[i]:
             _move(
                 i,
@@ -464,12 +467,12 @@ def step_work(
             )
 
 
-@numba.njit(cache=True, parallel=True)  # type: ignore[misc]
-def sample_masked(mask: I8, u: F64, out: I64) -> None:
+@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+def sample_masked(lo: int, hi: int, mask: I8, u: F64, out: I64) -> None:
     """``out[i]``: the ``floor(u[i] · n)``-th allowed action of row ``i`` (``n`` allowed
     actions; 0 for an all-zero row): a uniform random masked policy for ``u`` uniform in
-    [0, 1)."""
-    for i in numba.prange(mask.shape[0]):
+    [0, 1); rows ``lo`` to ``hi - 1``."""
+    for i in range(lo, hi):
         n = 0
         for j in range(mask.shape[1]):
             n += mask[i, j]
@@ -485,41 +488,43 @@ def sample_masked(mask: I8, u: F64, out: I64) -> None:
                 want -= 1
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
-def step_work_serial(
-    actions: I64,
-    todo: npt.NDArray[np.bool_],
-    cnt: I8,
-    pool: I16,
-    before: I16,
-    now: I16,
-    slot: I16,
-    aok: I8,
-    sc: I32,
-    mask: I8,
-    obs: F32,
-    cfg: I32,
-    s_cnt: I8,
-    s_pool: I16,
-    s_slot: I16,
-) -> None:
-    """:func:`step_work` on one thread."""
-    for i in range(actions.size):
-        if todo[i]:
-            _move(
-                i,
-                actions[i],
-                cnt,
-                pool,
-                before,
-                now,
-                slot,
-                aok,
-                sc,
-                mask,
-                obs,
-                cfg,
-                s_cnt,
-                s_pool,
-                s_slot,
-            )
+def warm() -> None:
+    """Compile every kernel (or load it from numba's cache) on a batch of one empty game."""
+    slots, size = 2, A_DISCARD0 + K + 2 * 2 * K + 2 * C
+    cfg = np.array([slots, 10, 3, 13, 4, 1, 1, 59, 59 + 2 * K, 59 + 4 * K, 0], np.int32)
+    cnt = np.zeros((1, slots, K), np.int8)
+    pool = np.zeros((1, K), np.int16)
+    pool[0, :3] = 1
+    before = np.zeros((1, K), np.int16)
+    now = np.zeros((1, K), np.int16)
+    slot = np.zeros((1, slots, NS), np.int16)
+    aok = np.zeros((1, slots, C), np.int8)
+    sc = np.zeros((1, NF), np.int32)
+    sc[0, F_PLAYING] = 1
+    mask = np.zeros((1, size), np.int8)
+    obs = np.zeros((1, K + slots * K + slots + 1), np.float32)
+    games = np.zeros(1, np.int64)
+    start = (cnt.copy(), pool.copy(), slot.copy())
+    load_turns(games, cnt, pool, before, now, slot, aok, sc, mask, obs, cfg, *start)
+    todo = np.ones(1, np.bool_)
+    step_work(
+        0,
+        1,
+        np.array([59], np.int64),
+        todo,
+        cnt,
+        pool,
+        before,
+        now,
+        slot,
+        aok,
+        sc,
+        mask,
+        obs,
+        cfg,
+        cnt.copy(),
+        pool.copy(),
+        slot.copy(),
+    )
+    out = np.zeros(1, np.int64)
+    sample_masked(0, 1, mask, np.zeros(1), out)

@@ -19,7 +19,9 @@ new game there (reward 0, not terminated). See docs/envs.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 import gymnasium
@@ -65,8 +67,8 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
     ``preset``, ``options``, ``players``, ``reward``, ``turn_cap``, ``slots`` and
     ``max_steps`` are :class:`~openrummy.envs.primitive.PrimitiveRummyEnv`'s. ``copy``:
     return copies of the observation arrays (``False``: the env's own arrays, overwritten by
-    the next step). ``threads``: numba threads for the workbench steps (``None``: numba's
-    default, every core).
+    the next step). ``threads``: threads that step the workbenches (each a range of the
+    games; the compiled kernels release the GIL).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium's API
@@ -86,7 +88,7 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         slots: int | None = None,
         max_steps: int = 200_000,
         copy: bool = True,
-        threads: int | None = None,
+        threads: int = 1,
     ) -> None:
         if num_envs < 1:
             raise ConfigError("num_envs must be at least 1")
@@ -107,11 +109,12 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
             raise ConfigError(
                 "the vector env plays melds with the ace low only and sets of at most four"
             )
-        if threads is not None:
-            import numba
-
-            numba.set_num_threads(threads)
-        self._step_work = core.step_work_serial if threads == 1 else core.step_work
+        if threads < 1:
+            raise ConfigError("threads must be at least 1")
+        self.threads = min(threads, num_envs)
+        bounds = np.linspace(0, num_envs, self.threads + 1).astype(int)
+        self._chunks = [(int(lo), int(hi)) for lo, hi in itertools.pairwise(bounds)]
+        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._proto = proto
         self.rules = rules
         self.num_envs = num_envs
@@ -230,23 +233,7 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         terminated = np.zeros(self.num_envs, bool)
         truncated = np.zeros(self.num_envs, bool)
         work = live & ((a == RESET) | (a >= self.layout.place0))
-        self._step_work(
-            a,
-            work,
-            self.cnt,
-            self.pool,
-            self.before,
-            self.now,
-            self.slot,
-            self.aok,
-            self.sc,
-            self.mask,
-            self.obs,
-            self.cfg,
-            self.s_cnt,
-            self.s_pool,
-            self.s_slot,
-        )
+        self._each(self._step_range, a, work)
         self.steps[work] += 1
         over = work & (self.steps >= self.max_steps)
         truncated |= over
@@ -278,11 +265,43 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         """A uniform random action from each game's mask (0 where the mask is all zero),
         drawn with one uniform number per game from ``rng``."""
         out = np.empty(self.num_envs, np.int64)
-        core.sample_masked(self.mask, rng.random(self.num_envs), out)
+        u = rng.random(self.num_envs)
+        self._each(lambda lo, hi: core.sample_masked(lo, hi, self.mask, u, out))
         return out
 
+    def _each(self, fn: Callable[..., None], *args: object) -> None:
+        """``fn(lo, hi, *args)`` for each range of games, on the threads."""
+        if self._pool is None:
+            fn(0, self.num_envs, *args)
+            return
+        for f in [self._pool.submit(fn, lo, hi, *args) for lo, hi in self._chunks]:
+            f.result()
+
+    def _step_range(self, lo: int, hi: int, a: npt.NDArray[np.int64], work: npt.NDArray[np.bool_]) -> None:
+        core.step_work(
+            lo,
+            hi,
+            a,
+            work,
+            self.cnt,
+            self.pool,
+            self.before,
+            self.now,
+            self.slot,
+            self.aok,
+            self.sc,
+            self.mask,
+            self.obs,
+            self.cfg,
+            self.s_cnt,
+            self.s_pool,
+            self.s_slot,
+        )
+
     def close_extras(self, **kwargs: Any) -> None:
-        pass
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
 
     # -- engine side ------------------------------------------------------------------------
     def _out(self) -> VectorObs:
