@@ -49,14 +49,15 @@ def _run(
     solver_turns: float = 0.0,
     max_steps: int = 200_000,
     policy_seed: int = 0,
+    preset: str = "rummikub",
 ) -> Run:
     """Play ``len(seeds)`` games in the vector env and one Python primitive env per game with
     the same seeded random masked policy (COMMIT taken when offered; at a share
     ``solver_turns`` of the turn starts, the exact solver's best play built card by card)
     and compare everything after every step."""
     n = len(seeds)
-    vec = RummikubPrimitiveVectorEnv(n, options=options, max_steps=max_steps)
-    envs = [PrimitiveRummyEnv("rummikub", options, max_steps=max_steps) for _ in seeds]
+    vec = RummikubPrimitiveVectorEnv(n, preset, options, max_steps=max_steps)
+    envs = [PrimitiveRummyEnv(preset, options, max_steps=max_steps) for _ in seeds]
     obs, info = vec.reset(seed=seeds)
     for env, seed in zip(envs, seeds, strict=True):
         env.reset(seed=seed)
@@ -116,7 +117,7 @@ def _run(
                 seen.commits += 1
                 after = _game(env)
                 assert after.last_result is not None and after.last_result.accepted
-                assert vec.matches[i].game.table == after.table
+                assert vec.table_of(i) == after.table
             if terminated[i] or truncated[i]:
                 done[i] = True
                 seen.ends += bool(terminated[i])
@@ -138,6 +139,12 @@ def test_the_rummikub_rules_trajectories_equal_too() -> None:
     seed = sample_seed()
     seen = _run([seed, seed + 1], 200, solver_turns=0.3, policy_seed=seed)
     assert seen.steps == 400
+
+
+def test_robbers_rummy_trajectories_equal_too() -> None:
+    seed = sample_seed()
+    seen = _run([seed, seed + 1], 150, solver_turns=0.5, policy_seed=seed, preset="robbers")
+    assert seen.steps == 300
 
 
 def test_a_truncated_game_is_dealt_again_at_the_next_step() -> None:
@@ -192,7 +199,7 @@ def test_slot_interpretations_equal_the_meld_books() -> None:
 
 def test_reset_with_a_seed_deals_what_the_python_env_deals_and_repeats() -> None:
     vec = RummikubPrimitiveVectorEnv(3)
-    first, info = vec.reset(seed=40)
+    first, _ = vec.reset(seed=40)
     check_obs(first, vec.observation_space, "reset")
     assert vec.observation_space.contains(first)
     env = PrimitiveRummyEnv("rummikub")

@@ -58,7 +58,7 @@ F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def interpret(row: I8, n: int, cfg: I32, out: I8) -> int:
     """The valid interpretation codes of a slot holding ``row`` (``n`` cards), in code order,
     written to ``out``; returns how many. The same as ``MeldBook.interpretations`` for meld
@@ -107,7 +107,7 @@ def interpret(row: I8, n: int, cfg: I32, out: I8) -> int:
     return m
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _refresh(i: int, s: int, cnt: I8, slot: I16, aok: I8, cfg: I32) -> None:
     """Slot ``s``'s validity, interpretation and other interpretations (``Workbench._refresh``)."""
     for c in range(C):
@@ -143,13 +143,13 @@ def _refresh(i: int, s: int, cnt: I8, slot: I16, aok: I8, cfg: I32) -> None:
             aok[i, s, codes[j]] = 1
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _is_open(i: int, s: int, slot: I16, sc: I32, cfg: I32) -> bool:
     n = slot[i, s, S_SIZE]
-    return s == sc[i, F_FIRST] or (0 < n < cfg[G_MAX_LEN] and slot[i, s, S_FROZEN] == 0)
+    return bool(s == sc[i, F_FIRST] or (0 < n < cfg[G_MAX_LEN] and slot[i, s, S_FROZEN] == 0))
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _place_row(i: int, s: int, pool: I16, slot: I16, sc: I32, mask: I8, cfg: I32) -> None:
     at = cfg[G_PLACE0] + s * K
     if _is_open(i, s, slot, sc, cfg):
@@ -160,7 +160,7 @@ def _place_row(i: int, s: int, pool: I16, slot: I16, sc: I32, mask: I8, cfg: I32
             mask[i, at + k] = 0
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _slot_rows(
     i: int, s: int, cnt: I8, pool: I16, slot: I16, aok: I8, sc: I32, mask: I8, cfg: I32
 ) -> None:
@@ -175,7 +175,7 @@ def _slot_rows(
         mask[i, at + c] = 0 if frozen else aok[i, s, c]
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _find_first(i: int, slot: I16, cfg: I32) -> int:
     for s in range(cfg[G_SLOTS]):
         if slot[i, s, S_SIZE] == 0:
@@ -183,12 +183,12 @@ def _find_first(i: int, slot: I16, cfg: I32) -> int:
     return -1
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _active(i: int, sc: I32, cfg: I32) -> bool:
-    return sc[i, F_PLAYING] != 0 and sc[i, F_STEPS] < cfg[G_CAP]
+    return bool(sc[i, F_PLAYING] != 0 and sc[i, F_STEPS] < cfg[G_CAP])
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _fill(
     i: int,
     cnt: I8,
@@ -228,7 +228,7 @@ def _fill(
     obs[i, f + K + slots * K + slots] = sc[i, F_STEPS]
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _load(
     i: int,
     cnt: I8,
@@ -261,7 +261,7 @@ def _load(
     _fill(i, cnt, pool, slot, aok, sc, mask, obs, cfg)
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def load_turns(
     games: I64,
     cnt: I8,
@@ -289,7 +289,7 @@ def load_turns(
         _load(i, cnt, pool, before, now, slot, aok, sc, mask, obs, cfg, 0)
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _move(
     i: int,
     a: int,
@@ -362,7 +362,7 @@ def _move(
     _after(i, s, k, first_before, cnt, pool, slot, aok, sc, mask, obs, cfg, code_at)
 
 
-@numba.njit(cache=True)  # type: ignore[misc]
+@numba.njit(cache=True)
 def _after(
     i: int,
     s: int,
@@ -423,7 +423,7 @@ def _after(
     sc[i, F_CHECK] = 1 if ok else 0
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@numba.njit(cache=True, nogil=True)
 def step_work(
     lo: int,
     hi: int,
@@ -467,7 +467,7 @@ def step_work(
             )
 
 
-@numba.njit(cache=True, nogil=True)  # type: ignore[misc]
+@numba.njit(cache=True, nogil=True)
 def sample_masked(lo: int, hi: int, mask: I8, u: F64, out: I64) -> None:
     """``out[i]``: the ``floor(u[i] · n)``-th allowed action of row ``i`` (``n`` allowed
     actions; 0 for an all-zero row): a uniform random masked policy for ``u`` uniform in
@@ -528,3 +528,4 @@ def warm() -> None:
     )
     out = np.zeros(1, np.int64)
     sample_masked(0, 1, mask, np.zeros(1), out)
+    interpret(np.zeros(K, np.int8), 3, cfg, np.zeros(C, np.int8))

@@ -24,7 +24,6 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -50,8 +49,18 @@ from openrummy.rules import ScoringMode
 from openrummy.rules.manipulation import ManipulationRules
 
 from . import _vector_core as core
-from ._spaces import Floats, Mask, encode
-from .primitive import COMMIT, DISCARD0, DRAW, END, PASS, RESET, TAKE, PrimitiveRummyEnv, find_commit
+from ._spaces import encode
+from .primitive import (
+    COMMIT,
+    DISCARD0,
+    DRAW,
+    END,
+    PASS,
+    RESET,
+    TAKE,
+    PrimitiveRummyEnv,
+    find_commit,
+)
 
 __all__ = ["RummikubPrimitiveVectorEnv"]
 
@@ -212,7 +221,13 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
 
     def step(
         self, actions: npt.ArrayLike
-    ) -> tuple[VectorObs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    ) -> tuple[
+        VectorObs,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
         """One action in every game (ignored in a game that ended in the last step: it is
         dealt again). An action outside a game's mask raises
         :class:`~openrummy.errors.IllegalActionError` and changes nothing."""
@@ -238,11 +253,10 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         over = work & (self.steps >= self.max_steps)
         truncated |= over
         # the engine's commit checks for workbenches that pass the cheap ones
-        for i in np.flatnonzero(work & (self.sc[:, core.F_CHECK] != 0)):
-            self._check(int(i))
+        for i in np.flatnonzero(work & (self.sc[:, core.F_CHECK] != 0)).tolist():
+            self._check(i)
         reload: list[int] = []
-        for i in np.flatnonzero(live & ~work):
-            j = int(i)
+        for j in np.flatnonzero(live & ~work).tolist():
             ended = self._engine(j, int(a[j]))
             if ended:
                 # over (1) or truncated (2): the acting seat's observation, an empty mask
@@ -251,8 +265,7 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
                 truncated[j] = ended == 2
             else:
                 reload.append(j)
-        for i in np.flatnonzero(done):
-            j = int(i)
+        for j in np.flatnonzero(done).tolist():
             self._deal(j)
             reload.append(j)
         if reload:
@@ -277,7 +290,9 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         for f in [self._pool.submit(fn, lo, hi, *args) for lo, hi in self._chunks]:
             f.result()
 
-    def _step_range(self, lo: int, hi: int, a: npt.NDArray[np.int64], work: npt.NDArray[np.bool_]) -> None:
+    def _step_range(
+        self, lo: int, hi: int, a: npt.NDArray[np.int64], work: npt.NDArray[np.bool_]
+    ) -> None:
         core.step_work(
             lo,
             hi,
@@ -503,6 +518,12 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
             out.append(meld)
         return tuple(out)
 
+    def table_of(self, i: int) -> tuple[Meld, ...]:
+        """Game ``i``'s table in the engine (the melds of the commits so far)."""
+        game = self.matches[i].game
+        assert isinstance(game, ManipulationGame)
+        return game.table
+
     def commit_play(self, i: int) -> Play | None:
         """The play COMMIT submits now in game ``i`` (``None``: COMMIT is not in its mask)."""
         return self._plays[i] if self.mask[i, COMMIT] else None
@@ -519,4 +540,3 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         self.mask[i, COMMIT] = play is not None
         if play is None:
             self.sc[i, core.F_CHECK] = 0
-
