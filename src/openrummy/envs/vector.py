@@ -189,6 +189,8 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         self._points: list[list[float]] = [[0.0] * players for _ in range(n)]
         self._fixed: list[dict[int, Meld]] = [{} for _ in range(n)]
         self._plays: list[Play | None] = [None] * n
+        self._melds: dict[Meld, tuple[npt.NDArray[np.int8], int | None]] = {}
+        """Each table meld's card counts and interpretation code (``None``: none of ours)."""
         self._done = np.zeros(n, bool)
         self._all = np.arange(n)
 
@@ -486,10 +488,15 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
         pool[:] = np.bincount([c.index for c in hand], minlength=_K)
         fixed: dict[int, Meld] = {}
         for s, meld in enumerate(table):
-            for c in meld.cards:
-                cnt[s, c.index] += 1
+            known = self._melds.get(meld)
+            if known is None:
+                if len(self._melds) > 100_000:
+                    self._melds.clear()
+                row = np.bincount([c.index for c in meld.cards], minlength=_K).astype(np.int8)
+                known = self._melds[meld] = (row, self.book.code_of(meld))
+            row, code = known
+            cnt[s] = row
             slot[s, core.S_SIZE] = len(meld.cards)
-            code = self.book.code_of(meld)
             if code is None:
                 fixed[s] = meld.normalized(self.book.mr)
                 slot[s, core.S_FIXED] = 1
