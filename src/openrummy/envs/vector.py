@@ -4,8 +4,8 @@
 (Rummikub by default) with the action space, mask, observation and rules of
 :class:`~openrummy.envs.primitive.PrimitiveRummyEnv`. The workbenches of all games live in
 NumPy arrays and a workbench step (PLACE, PICK, ASSIGN, RESET), with its mask and
-observation update, runs in numba over the whole batch (:mod:`._vector_core`, in parallel
-over the games). The engine's actions (DRAW, PASS, COMMIT, END, TAKE, DISCARD; about one
+observation update, runs in numba over the whole batch (:mod:`._vector_core`; with
+``threads=k``, k ranges of games on k threads). The engine's actions (DRAW, PASS, COMMIT, END, TAKE, DISCARD; about one
 step in forty with a random policy) go to each game's own engine, which also deals, judges
 every commit the mask offers and scores.
 
