@@ -15,6 +15,12 @@ primitive runs take ten times as many steps).
     .venv/bin/python bench/envs.py            # full run
     .venv/bin/python bench/envs.py --quick    # fewer steps
     .venv/bin/python bench/envs.py --no-batched   # one core only
+    .venv/bin/python bench/envs.py --vector-only  # the vector env's rows only
+
+The vector rows step ``RummikubPrimitiveVectorEnv`` (many games in NumPy arrays, numba
+kernels) with its own uniform random masked sampler: steps (one action in one game) per
+wall second and per CPU second, for one thread, for two threads in one process, and
+for two processes of one thread each (their rates added up while both run).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import numpy as np
 from openrummy.envs.aec import RummyEnv
 from openrummy.envs.primitive import PrimitiveRummyEnv
 from openrummy.envs.single import SingleAgentEnv
+from openrummy.envs.vector import RummikubPrimitiveVectorEnv
 from openrummy.solve._fast import warm
 
 FAMILIES: list[tuple[str, str, str]] = [
@@ -88,6 +95,51 @@ def batched(preset: str, steps: int, workers: int, mode: str = "macro") -> float
     return counted / elapsed
 
 
+def vector(num_envs: int, steps: int, threads: int) -> tuple[float, float]:
+    """Steps per wall second and per CPU second of the vector env (``steps`` in all)."""
+    envs = RummikubPrimitiveVectorEnv(num_envs, copy=False, threads=threads)
+    rng = np.random.default_rng(0)
+    envs.reset(seed=0)
+    for _ in range(5):  # the first turns of every game, and the compiled kernels
+        envs.step(envs.sample_actions(rng))
+    rounds = max(1, steps // num_envs)
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(rounds):
+        envs.step(envs.sample_actions(rng))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return rounds * num_envs / wall, rounds * num_envs / cpu
+
+
+def _vector_worker(args: tuple[int, int]) -> tuple[float, float]:
+    return vector(args[0], args[1], 1)
+
+
+def vector_processes(num_envs: int, steps: int, processes: int) -> float:
+    """Steps per wall second of ``processes`` processes with a vector env each, added up."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(processes, mp_context=spawn) as pool:
+        rates = list(pool.map(_vector_worker, [(num_envs, steps)] * processes))
+    return sum(wall for wall, _ in rates)
+
+
+def vector_rows(steps: int) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"vector env, rummikub primitive, 2 players, {steps} steps each; load {load:.1f}")
+    print(f"{'run':40} {'steps/wall s':>13} {'steps/CPU s':>12}")
+    for n in (256, 1024):
+        wall, cpu = vector(n, steps, 1)
+        print(f"{f'{n} games, 1 thread':40} {wall:13.0f} {cpu:12.0f}")
+        wall, cpu = vector(n, steps, 2)
+        print(f"{f'{n} games, 2 threads':40} {wall:13.0f} {cpu:12.0f}")
+        wall = vector_processes(n, steps, 2)
+        print(f"{f'2 processes x {n} games, 1 thread each':40} {wall:13.0f} {'':>12}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the end: {load:.1f}")
+
+
 def openspiel_gin(steps: int) -> tuple[float, float] | str:
     try:
         import pyspiel
@@ -136,8 +188,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer steps")
     parser.add_argument("--no-batched", action="store_true", help="the unbatched runs only")
+    parser.add_argument("--vector-only", action="store_true", help="the vector env's rows only")
     args = parser.parse_args()
     steps = 300 if args.quick else 2000
+    vector_steps = 50_000 if args.quick else 500_000
+    if args.vector_only:
+        vector_rows(vector_steps)
+        return
     workers = os.cpu_count() or 1
     warm()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -163,6 +220,8 @@ def main() -> None:
     else:
         print(f"{'RLCard gin-rummy':32} {rl:12.0f}")
         print(f"indian13 / RLCard gin-rummy: {rates['indian13'] / rl:.2f}x")
+    if not args.no_batched:
+        vector_rows(vector_steps)
 
 
 if __name__ == "__main__":

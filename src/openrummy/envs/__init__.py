@@ -12,6 +12,8 @@ The single-agent environments are also registered with Gymnasium (:data:`GYMNASI
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from openrummy.extras import require
 
 require("rl", "openrummy.envs")
@@ -23,9 +25,23 @@ from .registration import GYMNASIUM_IDS, register_gymnasium  # noqa: E402
 
 register_gymnasium()
 
+if TYPE_CHECKING:
+    from .vector import RummikubPrimitiveVectorEnv
+
+
+def __getattr__(name: str) -> object:
+    """``RummikubPrimitiveVectorEnv`` is imported on first use (it loads numba)."""
+    if name == "RummikubPrimitiveVectorEnv":
+        from .vector import RummikubPrimitiveVectorEnv
+
+        return RummikubPrimitiveVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "GYMNASIUM_IDS",
     "PrimitiveRummyEnv",
+    "RummikubPrimitiveVectorEnv",
     "RummyEnv",
     "indian10_v0",
     "indian13_v0",

@@ -77,6 +77,7 @@ __all__ = [
     "PrimitiveLayout",
     "PrimitiveRummyEnv",
     "Workbench",
+    "find_commit",
     "make_manipulation_env",
     "plan",
 ]
@@ -748,61 +749,82 @@ class PrimitiveRummyEnv(RummyEnv):
             return None
         game = self.match.game
         assert isinstance(game, ManipulationGame)
-        seat = game.current
-        lifted = int(b.before[_JK] - b.now[_JK])
-        if lifted <= 0:
-            play = Play(seat, table)
-            if not game.check_play(play):
-                return play
-            if rules.joker.mobility is not Mobility.ONLY_VIA_REPLACEMENT:
-                return None
-        return self._with_retrievals(game, table, max(lifted, 0))
+        return find_commit(game, rules, table, b.before, b.now)
 
-    def _with_retrievals(
-        self, game: ManipulationGame, table: tuple[Meld, ...], lifted: int, budget: int = 256
-    ) -> Play | None:
-        """A play of ``table`` with retrievals that the engine accepts (a bounded search)."""
-        rules = self.rules
-        assert isinstance(rules, ManipulationRules)
-        if not rules.joker.retrieval:
+
+def find_commit(
+    game: ManipulationGame,
+    rules: ManipulationRules,
+    table: tuple[Meld, ...],
+    before: Ints,
+    now: Ints,
+) -> Play | None:
+    """The play of ``table`` that the engine accepts for the seat to move (``None``: none).
+
+    ``before`` and ``now`` are the table's card counts at turn start and in ``table``: jokers
+    taken up from the table and left in the pool are retrievals, and a bounded search looks
+    for replacements that the rules allow. The cheap conditions (a play allowed now, the
+    workbench changed, no table card missing, a card from the hand) are the caller's.
+    """
+    seat = game.current
+    lifted = int(before[_JK] - now[_JK])
+    if lifted <= 0:
+        play = Play(seat, table)
+        if not game.check_play(play):
+            return play
+        if rules.joker.mobility is not Mobility.ONLY_VIA_REPLACEMENT:
             return None
-        mr = rules.meld_rules
-        b = self.bench
-        placed = {k for k in range(_JK) if b.now[k] > b.before[k]}
-        on_table = {k for k in range(_JK) if b.before[k] > 0}
-        from_table_ok = rules.joker.replacement_source is ReplacementSource.HAND_OR_TABLE
-        options: list[list[Retrieval]] = []
-        for i, meld in enumerate(game.table):
-            kind = meld.kind(mr)
-            naturals = {it.card.suit for it in meld.items if not it.is_wild}
-            for it in meld.items:
-                if not it.card.is_joker or it.represents is None:
-                    continue
-                ident = it.represents
-                assert ident.suit is not None
-                suits = [ident.suit]
-                if kind is MeldKind.SET and rules.joker.set_suit_flexible:
-                    suits += [s for s in Suit if s != ident.suit and s not in naturals]
-                mine: list[Retrieval] = []
-                for s in suits:
-                    x = Card(ident.rank, s, rules.tiles)
-                    if x.index in placed:
-                        mine.append(Retrieval(i, ident, x))
-                    if from_table_ok and x.index in on_table:
-                        mine.append(Retrieval(i, ident, x, from_table=True))
-                if mine:
-                    options.append(mine)
-        tries = 0
-        for n in range(max(lifted, 1), len(options) + 1):
-            for jokers in itertools.combinations(options, n):
-                for combo in itertools.product(*jokers):
-                    tries += 1
-                    if tries > budget:
-                        return None
-                    play = Play(game.current, table, tuple(combo))
-                    if not game.check_play(play):
-                        return play
+    return _with_retrievals(game, rules, table, max(lifted, 0), before, now)
+
+
+def _with_retrievals(
+    game: ManipulationGame,
+    rules: ManipulationRules,
+    table: tuple[Meld, ...],
+    lifted: int,
+    before: Ints,
+    now: Ints,
+    budget: int = 256,
+) -> Play | None:
+    """A play of ``table`` with retrievals that the engine accepts (a bounded search)."""
+    if not rules.joker.retrieval:
         return None
+    mr = rules.meld_rules
+    placed = {k for k in range(_JK) if now[k] > before[k]}
+    on_table = {k for k in range(_JK) if before[k] > 0}
+    from_table_ok = rules.joker.replacement_source is ReplacementSource.HAND_OR_TABLE
+    options: list[list[Retrieval]] = []
+    for i, meld in enumerate(game.table):
+        kind = meld.kind(mr)
+        naturals = {it.card.suit for it in meld.items if not it.is_wild}
+        for it in meld.items:
+            if not it.card.is_joker or it.represents is None:
+                continue
+            ident = it.represents
+            assert ident.suit is not None
+            suits = [ident.suit]
+            if kind is MeldKind.SET and rules.joker.set_suit_flexible:
+                suits += [s for s in Suit if s != ident.suit and s not in naturals]
+            mine: list[Retrieval] = []
+            for s in suits:
+                x = Card(ident.rank, s, rules.tiles)
+                if x.index in placed:
+                    mine.append(Retrieval(i, ident, x))
+                if from_table_ok and x.index in on_table:
+                    mine.append(Retrieval(i, ident, x, from_table=True))
+            if mine:
+                options.append(mine)
+    tries = 0
+    for n in range(max(lifted, 1), len(options) + 1):
+        for jokers in itertools.combinations(options, n):
+            for combo in itertools.product(*jokers):
+                tries += 1
+                if tries > budget:
+                    return None
+                play = Play(game.current, table, tuple(combo))
+                if not game.check_play(play):
+                    return play
+    return None
 
 
 def plan(env: PrimitiveRummyEnv, table: Sequence[Meld]) -> list[int]:
