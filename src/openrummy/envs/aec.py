@@ -20,12 +20,14 @@ from openrummy.bots.base import Bot
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.games.actions import Action, ActionKind, Draw, EndTurn, Pass
 from openrummy.games.families import Match, new_match
+from openrummy.games.indian import IndianMatch
 from openrummy.games.manipulation import PlayRejected
 from openrummy.games.views import View
 from openrummy.messages import Reason
-from openrummy.rules import Rules, ScoringMode, find_preset
+from openrummy.rules import IndianRules, Rules, ScoringMode, find_preset
 from openrummy.rules.common import MatchFormat
 
+from ._indian import IndianFastPath
 from ._spaces import ActionMenu, Floats, Mask, action_size, encode, full_counts, layout, menu
 
 __all__ = ["REWARDS", "UNITS", "RummyEnv", "make_rules"]
@@ -124,6 +126,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.match: Match = new_match(self.rules, players, seed=0)
         self._menu: ActionMenu | None = None
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._fast = (
+            IndianFastPath(self.rules, players, self.layout)
+            if isinstance(self.rules, IndianRules)
+            else None
+        )
         self.steps = 0
 
     # -- PettingZoo API ---------------------------------------------------------------------
@@ -156,9 +164,18 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._fill_infos()
 
     def observe(self, agent: str) -> Observation:
-        seat = self.possible_agents.index(agent)
-        obs = encode(self.match.view(seat), self.layout, self._deck)
-        if not self.match.is_over and seat == self.match.current:
+        seat = self._seat_of[agent]
+        match = self.match
+        fast = self._indian()
+        if fast is not None:
+            assert isinstance(match, IndianMatch)
+            obs = fast.observe(match, seat)
+            mask = np.zeros(self.n_actions, np.int8)
+            if match.outcome is None and seat == match.current:
+                mask[fast.ids(match)] = 1
+            return {"observation": obs, "action_mask": mask}
+        obs = encode(match.view(seat), self.layout, self._deck)
+        if not match.is_over and seat == match.current:
             mask = self.action_menu().mask(self.n_actions)
         else:
             mask = np.zeros(self.n_actions, np.int8)
@@ -169,11 +186,15 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self.action_menu().actions.get(-1 if action is None else int(action))
+        index = -1 if action is None else int(action)
+        fast = self._indian()
+        if fast is not None:
+            assert isinstance(self.match, IndianMatch)
+            chosen = fast.action(self.match, index)
+        else:
+            chosen = self.action_menu().actions.get(index)
         if chosen is None:
-            raise IllegalActionError(
-                Reason.of("env.masked_action", index=-1 if action is None else int(action))
-            )
+            raise IllegalActionError(Reason.of("env.masked_action", index=index))
         self._cumulative_rewards[agent] = 0.0
         self.play(chosen)
         self._accumulate_rewards()
@@ -185,6 +206,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         nothing. Ends or truncates the episode as :meth:`step` does."""
         self.match.apply(action)
         self._menu = None
+        if self._fast is not None:
+            self._fast.forget()
         self.steps += 1
         self._pay()
         if self.match.is_over:
@@ -223,8 +246,20 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def action_menu(self) -> ActionMenu:
         """The seat to move's actions by id (cached until the next step)."""
         if self._menu is None:
-            self._menu = menu(self.match, self.plays)
+            fast = self._indian()
+            if fast is not None:
+                assert isinstance(self.match, IndianMatch)
+                self._menu = ActionMenu(self.match.current, fast.menu(self.match))
+            else:
+                self._menu = menu(self.match, self.plays)
         return self._menu
+
+    def _indian(self) -> IndianFastPath | None:
+        """The Indian fast path, while it applies (every seat plays the round)."""
+        fast = self._fast
+        if fast is None or len(self.match.seats) != self.players:
+            return None
+        return fast
 
     def view(self, agent: str) -> View:
         """The typed view of ``agent``'s seat (what that seat may see)."""

@@ -408,19 +408,49 @@ class IndianGame:
             yield TakeDiscard(s)
         hand = self.hands[s]
         if ActionKind.DISCARD in kinds:
-            for card in sorted(set(hand), key=Card.sort_key):
-                if self._may_discard(s, card):
-                    yield Discard(s, card)
+            for card in self.throwable():
+                yield Discard(s, card)
         if ActionKind.DECLARE in kinds:
-            for finish in sorted(set(hand), key=Card.sort_key):
-                rest = list(hand)
-                rest.remove(finish)
-                groups = self._valid_groups(rest)
-                if groups is not None:
-                    yield Declare(s, finish, groups)
+            yield from self.declarations()
         if ActionKind.SHOW in kinds:
             arr = min_deadwood(hand, self.rules, self.wilds)
             yield Show(s, (*arr.groups, *(Meld.of((c,)) for c in arr.deadwood)))
+
+    def throwable(self) -> list[Card]:
+        """The distinct cards the player to move may throw now, in card order (empty before
+        the draw): every card of the hand but a taken card that may not go straight back."""
+        if self.phase is not IndianPhase.DISCARD or self.outcome is not None:
+            return []
+        s = self.current
+        return [c for c in sorted(set(self.hands[s]), key=Card.sort_key) if self._may_discard(s, c)]
+
+    def may_take(self) -> bool:
+        """May the player to move take the discard pile's top card now?"""
+        return (
+            self.phase is IndianPhase.START
+            and self.outcome is None
+            and bool(self.discard_pile)
+            and self._may_take(self.discard_pile[-1])
+        )
+
+    @property
+    def taken(self) -> Card | None:
+        """The card the player to move took from the discard pile this turn (if any)."""
+        return self._taken
+
+    def declarations(self) -> Iterator[Declare]:
+        """One valid declaration per finish card that has one (the hand solver's groups), in
+        card order, for the player to move after the draw (the listing's declarations)."""
+        if self.phase is not IndianPhase.DISCARD or self.outcome is not None:
+            return
+        s = self.current
+        hand = self.hands[s]
+        for finish in sorted(set(hand), key=Card.sort_key):
+            rest = list(hand)
+            rest.remove(finish)
+            groups = self._valid_groups(rest)
+            if groups is not None:
+                yield Declare(s, finish, groups)
 
     def _valid_groups(self, cards: Sequence[Card]) -> tuple[Meld, ...] | None:
         """Groups that make ``cards`` a valid declaration (the hand solver's), if any."""
