@@ -40,8 +40,8 @@ CASES: Final[dict[str, dict[str, Any]]] = {
     },
     "indian10 uniform": {"preset": "indian10", "policy": "uniform", "seed": 3, "steps": 400},
     "indian10 no_drop": {"preset": "indian10", "policy": "no_drop", "seed": 4, "steps": 300},
-    "indian21 uniform": {"preset": "indian21", "policy": "uniform", "seed": 5, "steps": 200},
-    "indian21 no_drop": {"preset": "indian21", "policy": "no_drop", "seed": 6, "steps": 200},
+    "indian21 uniform": {"preset": "indian21", "policy": "uniform", "seed": 5, "steps": 60},
+    "indian21 no_drop": {"preset": "indian21", "policy": "no_drop", "seed": 6, "steps": 60},
 }
 """The golden cases by name: preset, policy, seed, steps and the environment's keywords."""
 

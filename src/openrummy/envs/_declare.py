@@ -34,7 +34,7 @@ from typing import Final
 from openrummy.cards import Card
 from openrummy.rules.indian import Wilds
 
-__all__ = ["could_declare", "has_pure_three"]
+__all__ = ["could_declare", "could_group", "has_pure_three"]
 
 
 _PLACES: dict[Card, tuple[int, int]] = {}
@@ -135,6 +135,27 @@ def could_declare(hand: Sequence[Card], wilds: Wilds) -> bool:
     if not _pure_three(bits):
         return False
     return _Cover().search(state, units, True, False)
+
+
+def could_group(cards: Sequence[Card], wilds: Wilds) -> bool:
+    """False only when ``cards`` (a hand without its finish card) make no valid 13- or
+    10-card declaration; True means "perhaps"."""
+    bits = [0, 0, 0, 0]
+    state = 0
+    units = 0
+    wild_rank = wilds.wild_rank
+    extra = wilds.extra
+    for c in cards:
+        s, r = _PLACES.get(c) or _place(c)
+        if s < 0:
+            units += 1
+            continue
+        bits[s] |= 1 << r
+        if r == wild_rank or (extra and c in extra):
+            units += 1
+        else:
+            state += 1 << (3 * (13 * s + r - 1))
+    return _pure_three(bits) and _Cover().search(state, units, False, False)
 
 
 _LOW3: Final = 7

@@ -26,7 +26,7 @@ from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, Show, 
 from openrummy.games.indian import IndianGame, IndianMatch, IndianPhase, SeatStatus
 from openrummy.rules import IndianRules
 
-from ._declare import could_declare
+from ._declare import could_declare, could_group
 from ._spaces import (
     CARD_KINDS,
     DISCARD0,
@@ -42,15 +42,16 @@ from ._spaces import (
 
 __all__ = ["IndianFastPath"]
 
-_KIND: dict[Card, int] = {}
-"""Each card's kind index (``Card.index``), looked up instead of computed."""
+
+class _Kinds(dict[Card, int]):
+    """Each card's kind index (``Card.index``), looked up instead of computed."""
+
+    def __missing__(self, card: Card) -> int:
+        self[card] = card.index
+        return card.index
 
 
-def _kind(card: Card) -> int:
-    k = _KIND.get(card)
-    if k is None:
-        k = _KIND[card] = card.index
-    return k
+_KIND: Final = _Kinds()
 
 
 _PHASE: Final = {IndianPhase.START: 0, IndianPhase.DISCARD: 1, IndianPhase.SHOW: 2}
@@ -78,10 +79,11 @@ class IndianFastPath:
         self.taken0 = sl["taken"].start
         self.standings0 = sl["standings"].start
         self.kinds = card_kinds(rules)
-        deck = [0] * CARD_KINDS
+        deck = np.zeros(CARD_KINDS, np.intp)
         for c in IndianGame.full_deck(rules):
             deck[c.index] += 1
         self.deck = deck
+        self._blank = np.zeros(lay.size, np.float32)
         # the declaration shortcut holds where every declaration groups all cards with a
         # pure sequence: 13 and 10 cards (21 cards also has counting forms)
         self.quick_declare = not rules.is_v21
@@ -116,12 +118,14 @@ class IndianFastPath:
                 if game.may_take():
                     ids.insert(1, TAKE)
             elif phase is IndianPhase.DISCARD:
-                ids = [DISCARD0 + _kind(c) for c in game.throwable()]
+                ids = [DISCARD0 + _KIND[c] for c in game.throwable_cards()]
                 hand = game.hands[game.current]
                 if not self.quick_declare or could_declare(hand, game.wilds):
                     seat = match.seats[game.current]
-                    for d in game.declarations():
-                        i = SECOND0 + _kind(d.finish)
+                    wilds = game.wilds
+                    maybe = (lambda rest: could_group(rest, wilds)) if self.quick_declare else None
+                    for d in game.declarations(maybe):
+                        i = SECOND0 + _KIND[d.finish]
                         if i not in self._declares:
                             self._declares[i] = Declare(seat, d.finish, d.groups)
                             ids.append(i)
@@ -171,29 +175,28 @@ class IndianFastPath:
         """The seat's observation, equal to ``encode(match.view(seat), ...)``."""
         game = match.game
         n = self.players
-        rel = [(seat + k) % n for k in range(n)]
-        hand = [0] * CARD_KINDS
-        for c in game.hands[seat]:
-            hand[_KIND.get(c) or _kind(c)] += 1
-        pile = [0] * CARD_KINDS
-        for c in game.discard_pile:
-            pile[_KIND.get(c) or _kind(c)] += 1
-        unseen = [max(d - h - p, 0) for d, h, p in zip(self.deck, hand, pile, strict=True)]
-        obs = np.zeros(self.size, np.float32)
-        h0 = self.hand0
+        kinds = _KIND
+        hand = np.bincount(
+            np.array([kinds[c] for c in game.hands[seat]], np.intp), minlength=CARD_KINDS
+        )
+        pile = game.discard_pile
+        seen = np.bincount(np.array([kinds[c] for c in pile], np.intp), minlength=CARD_KINDS)
+        obs = self._blank.copy()
+        h0, d0, u0 = self.hand0, self.discard0, self.unseen0
         obs[h0 : h0 + CARD_KINDS] = hand
-        d0 = self.discard0
-        obs[d0 : d0 + CARD_KINDS] = pile
-        u0 = self.unseen0
-        obs[u0 : u0 + CARD_KINDS] = unseen
-        if game.discard_pile:
-            obs[self.top0 + _kind(game.discard_pile[-1])] = 1.0
+        obs[d0 : d0 + CARD_KINDS] = seen
+        obs[u0 : u0 + CARD_KINDS] = np.maximum(self.deck - hand - seen, 0)
+        if pile:
+            obs[self.top0 + kinds[pile[-1]]] = 1.0
         hands, status, draws = game.hands, game.status, game.draws
-        s0, o0, r0 = self.sizes0, self.opened0, self.draws0
-        for k, s in enumerate(rel):
+        s0, o0, r0, t0 = self.sizes0, self.opened0, self.draws0, self.standings0
+        totals = match.totals
+        for k in range(n):
+            s = (seat + k) % n
             obs[s0 + k] = len(hands[s])
             obs[o0 + k] = status[s] is SeatStatus.ACTIVE
             obs[r0 + k] = draws[s]
+            obs[t0 + k] = totals[s]
         obs[self.stock0] = game.stock_size
         if game.outcome is None:
             obs[self.move0 + (game.current - seat) % n] = 1.0
@@ -203,7 +206,5 @@ class IndianFastPath:
         obs[self.wild0 + (game.wilds.wild_rank or 0)] = 1.0
         taken = game.taken
         if taken is not None:
-            obs[self.taken0 + _kind(taken)] = 1.0
-        totals = match.totals
-        obs[self.standings0 : self.standings0 + n] = [totals[s] for s in rel]
+            obs[self.taken0 + kinds[taken]] = 1.0
         return obs

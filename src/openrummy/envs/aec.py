@@ -126,6 +126,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.match: Match = new_match(self.rules, players, seed=0)
         self._menu: ActionMenu | None = None
+        self._totals: tuple[int, ...] = ()
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self._fast = (
             IndianFastPath(self.rules, players, self.layout)
@@ -160,6 +161,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self._points = self._points_now()
+        self._totals = tuple(getattr(self.match, "totals", ()))
         self.agent_selection = self._agent(self.match.current)
         self._fill_infos()
 
@@ -270,7 +272,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def _fill_infos(self) -> None:
         for a in self.agents:
-            self.infos[a] = {"seat": self.possible_agents.index(a), "steps": self.steps}
+            self.infos[a] = {"seat": self._seat_of[a], "steps": self.steps}
 
     def _points_now(self) -> list[float]:
         totals = [float(t) for t in getattr(self.match, "totals", [0] * self.players)]
@@ -285,6 +287,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = (1.0 if i in winners else -1.0) if self.match.is_over else 0.0
             return
+        totals = tuple(getattr(self.match, "totals", ()))
+        if totals == self._totals:  # no score changed: every difference is unchanged
+            for a in self.possible_agents:
+                self.rewards[a] = 0.0
+            return
+        self._totals = totals
         now = self._points_now()
         before = self._points
         self._points = now
