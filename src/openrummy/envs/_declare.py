@@ -8,7 +8,8 @@ declaration (every card but the finish card in a group, one of them a pure seque
 1. **A pure sequence**: three cards of one suit on consecutive ranks (ace low or high), each
    acting as itself; a wild-rank card may (its own identity), a printed joker may not.
 2. **A relaxed cover**: the cards other than the finish card split into groups, each the
-   non-wild cards of one rank (a set) or of one suit at distinct ranks (a run on the line
+   non-wild cards of one rank in distinct suits (a set) or of one suit at distinct ranks (a
+   run on the line
    A=1 … K=13, A=14), with at most as many wild cards as the groups' gaps ask for: a set
    needs ``3 - size`` wilds at least, a run a wild for every rank of its span that no
    non-wild card fills (and span 3 at least). Wilds left over join any group.
@@ -22,7 +23,9 @@ own search decides.
 The cover is a depth-first search over the non-wild cards in field order (``suit * 13 +
 rank - 1``): the lowest card left is either the finish card or the lowest card of its
 group, so each cover is met once; a memo on (cards left, wilds left, finish used, any
-group made) bounds it.
+group made) bounds it, and so does a count of the cards left with no partner (no card of
+their rank in another suit, none of their suit within two ranks): each needs a wild of its
+own or is the finish card.
 """
 
 from __future__ import annotations
