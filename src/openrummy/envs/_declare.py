@@ -9,10 +9,9 @@ declaration (every card but the finish card in a group, one of them a pure seque
    acting as itself; a wild-rank card may (its own identity), a printed joker may not.
 2. **A relaxed cover**: the cards other than the finish card split into groups, each the
    non-wild cards of one rank in distinct suits (a set) or of one suit at distinct ranks (a
-   run on the line
-   A=1 … K=13, A=14), with at most as many wild cards as the groups' gaps ask for: a set
-   needs ``3 - size`` wilds at least, a run a wild for every rank of its span that no
-   non-wild card fills (and span 3 at least). Wilds left over join any group.
+   run on the line A=1 … K=13, A=14), with at most as many wild cards as the groups' gaps
+   ask for: a set needs ``3 - size`` wilds at least, a run a wild for every rank of its
+   span that no non-wild card fills (and span 3 at least). Wilds left over join any group.
 
 Every valid declaration meets both: its non-wild cards act as themselves, so each of its
 groups is such a set or run, and each gap of its span is filled by one of its wild cards.
