@@ -19,15 +19,18 @@ orange = ♦, blue = ♣) and print as ``K1``, ``R7``, ``O5``, ``B13``.
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Final
+from typing import Final, TypeVar
 
 from openrummy.errors import NotationError
 from openrummy.messages import Reason
+
+_T = TypeVar("_T")
 
 __all__ = [
     "JOKER",
@@ -38,6 +41,7 @@ __all__ = [
     "check_deck_kind",
     "format_cards",
     "parse_cards",
+    "shuffle",
     "standard_deck",
     "tile_set",
 ]
@@ -312,8 +316,29 @@ def standard_deck(decks: int = 2, jokers: int = 4) -> list[Card]:
     >>> len(standard_deck(2, 4))
     108
     """
-    cards = [Card(rank, suit) for _ in range(decks) for suit in Suit for rank in RANKS]
-    return cards + [JOKER] * jokers
+    return list(_standard_deck(decks, jokers))
+
+
+@functools.cache
+def _standard_deck(decks: int, jokers: int) -> tuple[Card, ...]:
+    # Cards are immutable values: every deck shares one object per card (dealing builds a
+    # deck per hand, and building 104 cards costs more than shuffling them).
+    one = [Card(rank, suit) for suit in Suit for rank in RANKS]
+    return (*(one * decks), *([JOKER] * jokers))
+
+
+def shuffle(rng: random.Random, cards: list[_T]) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does (the same
+    Fisher-Yates swaps from the same ``getrandbits`` draws), in fewer steps: every deal
+    shuffles a whole deck."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def tile_set(copies: int = 2, jokers: int = 2) -> list[Card]:

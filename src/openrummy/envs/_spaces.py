@@ -36,6 +36,8 @@ from openrummy.games.views import ManipulationView, View
 from openrummy.rules import IndianRules, Rules
 from openrummy.solve.hand import _CREDIT_GOALS, _min_deadwood, declaration_goal
 
+from ._declare import could_declare
+
 __all__ = [
     "CARD_KINDS",
     "ActionMenu",
@@ -187,7 +189,8 @@ def encode(view: View, lay: ObservationLayout, deck: Floats) -> Floats:
 
 
 def _may_declare(game: IndianGame) -> bool:
-    """False when no declaration is possible now, found with one least-deadwood search.
+    """False when no declaration is possible now: the quick test of
+    :func:`~openrummy.envs._declare.could_declare`, then one least-deadwood search.
 
     A valid declaration with finish card ``f`` groups the other cards completely and (when
     the declaration's goal includes the loser's meld-credit goal) meets that goal, so the
@@ -197,6 +200,8 @@ def _may_declare(game: IndianGame) -> bool:
     rules = game.rules
     if game.phase is not IndianPhase.DISCARD or rules.is_v21:
         return True
+    if not could_declare(game.hands[game.current], game.wilds):
+        return False
     credit = rules.scoring.loser_meld_credit
     if not declaration_goal(rules).includes(_CREDIT_GOALS[credit]):
         return True

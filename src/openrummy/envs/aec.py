@@ -20,12 +20,14 @@ from openrummy.bots.base import Bot
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.games.actions import Action, ActionKind, Draw, EndTurn, Pass
 from openrummy.games.families import Match, new_match
+from openrummy.games.indian import IndianMatch
 from openrummy.games.manipulation import PlayRejected
 from openrummy.games.views import View
 from openrummy.messages import Reason
-from openrummy.rules import Rules, ScoringMode, find_preset
+from openrummy.rules import IndianRules, Rules, ScoringMode, find_preset
 from openrummy.rules.common import MatchFormat
 
+from ._indian import IndianFastPath
 from ._spaces import ActionMenu, Floats, Mask, action_size, encode, full_counts, layout, menu
 
 __all__ = ["REWARDS", "UNITS", "RummyEnv", "make_rules"]
@@ -124,6 +126,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.match: Match = new_match(self.rules, players, seed=0)
         self._menu: ActionMenu | None = None
+        self._totals: tuple[int, ...] = ()
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._fast = (
+            IndianFastPath(self.rules, players, self.layout)
+            if isinstance(self.rules, IndianRules)
+            else None
+        )
         self.steps = 0
 
     # -- PettingZoo API ---------------------------------------------------------------------
@@ -152,13 +161,23 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self._points = self._points_now()
+        self._totals = tuple(getattr(self.match, "totals", ()))
         self.agent_selection = self._agent(self.match.current)
         self._fill_infos()
 
     def observe(self, agent: str) -> Observation:
-        seat = self.possible_agents.index(agent)
-        obs = encode(self.match.view(seat), self.layout, self._deck)
-        if not self.match.is_over and seat == self.match.current:
+        seat = self._seat_of[agent]
+        match = self.match
+        fast = self._indian()
+        if fast is not None:
+            assert isinstance(match, IndianMatch)
+            obs = fast.observe(match, seat)
+            mask = np.zeros(self.n_actions, np.int8)
+            if match.outcome is None and seat == match.current:
+                mask[fast.ids(match)] = 1
+            return {"observation": obs, "action_mask": mask}
+        obs = encode(match.view(seat), self.layout, self._deck)
+        if not match.is_over and seat == match.current:
             mask = self.action_menu().mask(self.n_actions)
         else:
             mask = np.zeros(self.n_actions, np.int8)
@@ -169,11 +188,15 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self.action_menu().actions.get(-1 if action is None else int(action))
+        index = -1 if action is None else int(action)
+        fast = self._indian()
+        if fast is not None:
+            assert isinstance(self.match, IndianMatch)
+            chosen = fast.action(self.match, index)
+        else:
+            chosen = self.action_menu().actions.get(index)
         if chosen is None:
-            raise IllegalActionError(
-                Reason.of("env.masked_action", index=-1 if action is None else int(action))
-            )
+            raise IllegalActionError(Reason.of("env.masked_action", index=index))
         self._cumulative_rewards[agent] = 0.0
         self.play(chosen)
         self._accumulate_rewards()
@@ -185,6 +208,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         nothing. Ends or truncates the episode as :meth:`step` does."""
         self.match.apply(action)
         self._menu = None
+        if self._fast is not None:
+            self._fast.forget()
         self.steps += 1
         self._pay()
         if self.match.is_over:
@@ -223,8 +248,20 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def action_menu(self) -> ActionMenu:
         """The seat to move's actions by id (cached until the next step)."""
         if self._menu is None:
-            self._menu = menu(self.match, self.plays)
+            fast = self._indian()
+            if fast is not None:
+                assert isinstance(self.match, IndianMatch)
+                self._menu = ActionMenu(self.match.current, fast.menu(self.match))
+            else:
+                self._menu = menu(self.match, self.plays)
         return self._menu
+
+    def _indian(self) -> IndianFastPath | None:
+        """The Indian fast path, while it applies (every seat plays the round)."""
+        fast = self._fast
+        if fast is None or len(self.match.seats) != self.players:
+            return None
+        return fast
 
     def view(self, agent: str) -> View:
         """The typed view of ``agent``'s seat (what that seat may see)."""
@@ -235,7 +272,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def _fill_infos(self) -> None:
         for a in self.agents:
-            self.infos[a] = {"seat": self.possible_agents.index(a), "steps": self.steps}
+            self.infos[a] = {"seat": self._seat_of[a], "steps": self.steps}
 
     def _points_now(self) -> list[float]:
         totals = [float(t) for t in getattr(self.match, "totals", [0] * self.players)]
@@ -250,6 +287,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = (1.0 if i in winners else -1.0) if self.match.is_over else 0.0
             return
+        totals = tuple(getattr(self.match, "totals", ()))
+        if totals == self._totals:  # no score changed: every difference is unchanged
+            for a in self.possible_agents:
+                self.rewards[a] = 0.0
+            return
+        self._totals = totals
         now = self._points_now()
         before = self._points
         self._points = now

@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from openrummy.cards import Card, standard_deck
+from openrummy.cards import Card, shuffle, standard_deck
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode, Violation
 from openrummy.games.actions import (
@@ -168,6 +168,25 @@ _KINDS = frozenset(
     }
 )
 
+_NO_KINDS: Final = frozenset[ActionKind]()
+_SHOW_KINDS: Final = frozenset({ActionKind.SHOW})
+_START_KINDS: Final = {
+    (timer, take): frozenset(
+        {ActionKind.DROP, ActionKind.DRAW}
+        | ({ActionKind.TIMEOUT} if timer else set())
+        | ({ActionKind.TAKE} if take else set())
+    )
+    for timer in (False, True)
+    for take in (False, True)
+}
+_DISCARD_KINDS: Final = {
+    timer: frozenset(
+        {ActionKind.DISCARD, ActionKind.DECLARE} | ({ActionKind.TIMEOUT} if timer else set())
+    )
+    for timer in (False, True)
+}
+"""The legal kinds of each phase, built once (with and without a turn timer)."""
+
 
 class IndianGame:
     """One hand of Indian Rummy, from the deal to a declaration (or the last player standing)."""
@@ -197,7 +216,7 @@ class IndianGame:
         full = self.full_deck(rules)
         if deck is None:
             order = full[:]
-            self._rng.shuffle(order)
+            shuffle(self._rng, order)
         else:
             order = list(deck)
             if Counter(order) != Counter(full):
@@ -358,18 +377,16 @@ class IndianGame:
     def legal_kinds(self) -> frozenset[ActionKind]:
         """Every kind of action the player to move may take now (empty once the hand is over)."""
         if self.outcome is not None:
-            return frozenset()
-        timer = {ActionKind.TIMEOUT} if self.rules.turn.time_limit_s is not None else set()
+            return _NO_KINDS
+        timer = self.rules.turn.time_limit_s is not None
         if self.phase is IndianPhase.START:
-            kinds = {ActionKind.DROP, ActionKind.DRAW, *timer}
-            if self.discard_pile and self._may_take(self.discard_pile[-1]):
-                kinds.add(ActionKind.TAKE)
-            return frozenset(kinds)
+            take = bool(self.discard_pile) and self._may_take(self.discard_pile[-1])
+            return _START_KINDS[timer, take]
         if self.phase is IndianPhase.DISCARD:
-            return frozenset({ActionKind.DISCARD, ActionKind.DECLARE, *timer})
+            return _DISCARD_KINDS[timer]
         if self.phase is IndianPhase.SHOW:
-            return frozenset({ActionKind.SHOW})
-        return frozenset()
+            return _SHOW_KINDS
+        return _NO_KINDS
 
     def time_left(self, now: float | None = None) -> float | None:
         """Seconds until the turn is played for the seat to move: the rest of the turn's
@@ -408,19 +425,68 @@ class IndianGame:
             yield TakeDiscard(s)
         hand = self.hands[s]
         if ActionKind.DISCARD in kinds:
-            for card in sorted(set(hand), key=Card.sort_key):
-                if self._may_discard(s, card):
-                    yield Discard(s, card)
+            for card in self.throwable():
+                yield Discard(s, card)
         if ActionKind.DECLARE in kinds:
-            for finish in sorted(set(hand), key=Card.sort_key):
-                rest = list(hand)
-                rest.remove(finish)
-                groups = self._valid_groups(rest)
-                if groups is not None:
-                    yield Declare(s, finish, groups)
+            yield from self.declarations()
         if ActionKind.SHOW in kinds:
             arr = min_deadwood(hand, self.rules, self.wilds)
             yield Show(s, (*arr.groups, *(Meld.of((c,)) for c in arr.deadwood)))
+
+    def throwable(self) -> list[Card]:
+        """The distinct cards the player to move may throw now, in card order (empty before
+        the draw): every card of the hand but a taken card that may not go straight back."""
+        return sorted(self.throwable_cards(), key=Card.sort_key)
+
+    def throwable_cards(self) -> set[Card]:
+        """:meth:`throwable` as a set."""
+        if self.phase is not IndianPhase.DISCARD or self.outcome is not None:
+            return set()
+        hand = self.hands[self.current]
+        cards = set(hand)
+        taken = self._taken
+        if (
+            taken is not None
+            and self.rules.discard.no_same_card_return
+            and taken in cards
+            and hand.count(taken) < 2
+        ):
+            cards.discard(taken)  # what _may_discard forbids
+        return cards
+
+    def may_take(self) -> bool:
+        """May the player to move take the discard pile's top card now?"""
+        return (
+            self.phase is IndianPhase.START
+            and self.outcome is None
+            and bool(self.discard_pile)
+            and self._may_take(self.discard_pile[-1])
+        )
+
+    @property
+    def taken(self) -> Card | None:
+        """The card the player to move took from the discard pile this turn (if any)."""
+        return self._taken
+
+    def declarations(self, maybe: Callable[[list[Card]], bool] | None = None) -> Iterator[Declare]:
+        """One valid declaration per finish card that has one (the hand solver's groups), in
+        card order, for the player to move after the draw (the listing's declarations).
+
+        ``maybe(rest)``, if given, is a quick test of the cards left beside a finish card
+        that is False only when they make no valid declaration: the solver skips those.
+        """
+        if self.phase is not IndianPhase.DISCARD or self.outcome is not None:
+            return
+        s = self.current
+        hand = self.hands[s]
+        for finish in sorted(set(hand), key=Card.sort_key):
+            rest = list(hand)
+            rest.remove(finish)
+            if maybe is not None and not maybe(rest):
+                continue
+            groups = self._valid_groups(rest)
+            if groups is not None:
+                yield Declare(s, finish, groups)
 
     def _valid_groups(self, cards: Sequence[Card]) -> tuple[Meld, ...] | None:
         """Groups that make ``cards`` a valid declaration (the hand solver's), if any."""
@@ -589,7 +655,7 @@ class IndianGame:
             return False
         top = self.discard_pile[-1]
         rest = self.discard_pile[:-1]
-        self._rng.shuffle(rest)
+        shuffle(self._rng, rest)
         self._stock = rest
         self.discard_pile = [top]
         self.reshuffles += 1

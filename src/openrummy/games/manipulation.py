@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from openrummy.cards import Card, standard_deck, tile_set
+from openrummy.cards import Card, shuffle, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
 from openrummy.melds import Meld
@@ -163,7 +163,7 @@ def cut_for_dealer(
     deck = tile_set() if tiles else standard_deck(1, 0)
     while True:
         pool = deck[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         cuts = {p: pool[i].rank for i, p in enumerate(contenders)}
         best = (max if rule is FirstDealer.HIGH_CUT else min)(cuts.values())
         contenders = [p for p in contenders if cuts[p] == best]

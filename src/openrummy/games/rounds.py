@@ -328,14 +328,20 @@ class RoundsMatch(ABC, Generic[G, R, V, S]):
                 f"seat {action.seat} does not play this round "
                 f"(seats {', '.join(map(str, self.seats))} do)"
             )
-        local = dataclasses.replace(action, seat=self.seats.index(action.seat))
+        index = self.seats.index(action.seat)
+        # (while the round's seats are the match's, its actions and events need no re-keying)
+        same = self.seats == tuple(range(len(self.seats)))
+        local = action if index == action.seat else dataclasses.replace(action, seat=index)
         game: Any = self.game
         result = game.apply(local)
-        stamped = dataclasses.replace(result.action, seat=action.seat)
+        if same:
+            stamped = result.action
+        else:
+            stamped = dataclasses.replace(result.action, seat=action.seat)
+            result = dataclasses.replace(
+                result, action=stamped, event=result.event.with_seats(self.seats)
+            )
         self.history.append(stamped)
-        result = dataclasses.replace(
-            result, action=stamped, event=result.event.with_seats(self.seats)
-        )
         if game.outcome is not None:
             self._round_over(game.outcome, game.dealer, stamped.at)
             summary = self.rounds[-1]
