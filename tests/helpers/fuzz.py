@@ -584,6 +584,9 @@ def fuzz_match(
             if fingerprint(match) != state:
                 violation(f"the rejected action {action} changed the state")
             continue
+        except Exception as e:  # noqa: BLE001 (a crash is a finding, not the fuzz's end)
+            violation(f"{action} crashed the engine: {type(e).__name__}: {e}")
+            break
         report.accepted += 1
         name = type(result.action).__name__
         report.kinds[name] = report.kinds.get(name, 0) + 1
