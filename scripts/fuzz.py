@@ -45,8 +45,10 @@ def play_batch(start: int, size: int, max_steps: int) -> tuple[int, list[dict[st
 
 
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the campaign, which saves the state and stops them."""
+    """Workers leave Ctrl-C to the campaign, which saves the state and stops them (with
+    SIGTERM, which ends a worker at once)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -99,7 +101,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=100_000, help="stop after this many steps in all")
     ap.add_argument("--state", type=Path, default=Path("fuzz-state.json"))
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--batch", type=int, default=19, help="matches per task (19: every case)")
+    ap.add_argument(
+        "--batch", type=int, default=19, help="matches per task (19: every case; kept on resume)"
+    )
     ap.add_argument("--max-steps", type=int, default=3000, help="steps at most per match")
     ap.add_argument("--every", type=float, default=30.0, help="seconds between progress lines")
     args = ap.parse_args()
@@ -111,6 +115,9 @@ def main() -> None:
             f"{state['steps']} steps done",
             flush=True,
         )
+    if state.setdefault("batch", args.batch) != args.batch:
+        print(f"the state's tasks are of {state['batch']} matches: --batch {state['batch']}")
+        args.batch = state["batch"]
     signal.signal(signal.SIGTERM, _stop)
     todo: list[int] = list(state["pending"])
     running: set[int] = set()
@@ -166,8 +173,10 @@ def main() -> None:
                 shown = time.monotonic()
                 print(progress(), flush=True)
     except KeyboardInterrupt:
-        pool.terminate()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second signal waits for the save
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         save(args.state, state)
+        pool.terminate()
         print(f"stopped; {progress()}; state saved to {args.state}", flush=True)
         sys.exit(130)
     pool.close()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from helpers.fuzz import CASES, case_label, fingerprint, fuzz_match
-from openrummy.games import actions, manipulation
+from openrummy.games import actions, commit, manipulation
 from openrummy.games.actions import Draw
 from openrummy.games.families import new_match
 from openrummy.games.manipulation import ManipulationGame, Result
@@ -76,7 +76,7 @@ def test_a_refusal_that_changes_the_state_is_found(monkeypatch: pytest.MonkeyPat
 
 
 def test_an_accepted_invalid_meld_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = manipulation.analyze_play
+    real = commit.analyze_play
 
     def ignoring_c1(*args: Any, **kwargs: Any) -> Any:
         analysis = real(*args, **kwargs)
@@ -91,7 +91,7 @@ def test_an_accepted_invalid_meld_is_found(monkeypatch: pytest.MonkeyPatch) -> N
 def test_a_take_replayed_as_a_draw_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     real = actions.parse_action
 
-    def take_as_draw(text: str, seat: int | None = None) -> Any:
+    def take_as_draw(text: str, *, seat: int) -> Any:
         action = real(text, seat=seat)
         return Draw(action.seat) if text.startswith("take") else action
 

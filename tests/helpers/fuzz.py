@@ -41,7 +41,7 @@ from typing import Any
 
 from openrummy.bots.base import SeenPosition
 from openrummy.bots.simple import plan_simple_play
-from openrummy.cards import JOKER, Card, standard_deck
+from openrummy.cards import JOKER, Card, Suit, standard_deck
 from openrummy.errors import RummyError
 from openrummy.games.actions import (
     Abandon,
@@ -102,9 +102,8 @@ VIEW_EVERY = 4
 
 SOLVER_RATE = 0.005
 """The share of an opened seat's play turns on which the chooser plays one of the table
-solver's candidate plays (a search of up to a second on a full table), and of an Indian
-seat's discard turns on which it asks the hand solver for a declaration (four times as
-many when the hand holds no card without a partner)."""
+solver's candidate plays (a search of up to a second on a full table); Indian discard turns
+ask the hand solver on a few times this share (see :class:`Chooser`)."""
 
 
 @dataclass
@@ -215,13 +214,19 @@ def _loose(cards: Any) -> tuple[Meld, ...]:
 
 class Chooser:
     """Legal actions at random, cheaply, from the round's state (no views, no commit checks
-    before sending: the engine judges). Plays: melds from the hand (a random disjoint choice
-    of the hand's melds) and single-card lay-offs; on :data:`SOLVER_RATE` of play turns the
-    solver's candidate plays (rearrangements and joker retrievals), on as many the simple
-    bot's planned play, and on ``blunder_rate`` a careless play (a card pushed into a meld).
-    Indian: draw, take or drop; throw an unconnected card, or a random one; ask the hand
-    solver for a declaration when the hand looks complete and on :data:`SOLVER_RATE` of
-    discard turns; sometimes a wrong declaration."""
+    before sending: the engine judges).
+
+    Manipulation: a play is one option beside draw, pass, end and take, and is only looked
+    for when drawn: melds from the hand (sets and runs of its natural cards, two of a rank
+    with a joker; before an opening only ones worth the opening, mostly) and single-card
+    lay-offs; on :data:`SOLVER_RATE` of an opened seat's play turns one of the table
+    solver's candidate plays (rearrangements, joker retrievals), on as many the simple bot's
+    planned play; on ``blunder_rate`` a careless play (a card pushed into a meld) is an
+    option too, and one step in 500 abandons. Indian: draw, take or drop; throw a card
+    without a partner in the hand (or any); ask whether the hand is complete without the
+    card about to be thrown (one hand-solver call) when no card is without a partner and
+    on ``8 * SOLVER_RATE`` of discard turns, for the full draw analysis on ``4 *
+    SOLVER_RATE`` (hands of up to 14 cards); sometimes a wrong declaration."""
 
     def __init__(self, match: Any, rng: random.Random, *, blunder_rate: float = 0.05) -> None:
         self.match = match
@@ -434,7 +439,7 @@ def _hand_melds(hand: tuple[Card, ...], mr: Any, rng: random.Random) -> list[Mel
         # two of a rank and a joker standing for a third suit
         for group in by_rank.values():
             if len(group) == 2 and rng.random() < 0.5:
-                suit = next(s for s in type(group[0].suit) if s not in {c.suit for c in group})
+                suit = next(s for s in Suit if s not in {c.suit for c in group})
                 joker = MeldItem(JOKER, Card(group[0].rank, suit, group[0].tile))
                 out.append(Meld((*(MeldItem(c, c) for c in group), joker)))
     valid = [m for m in out if m.is_valid(mr)]
@@ -445,6 +450,7 @@ def _hand_melds(hand: tuple[Card, ...], mr: Any, rng: random.Random) -> list[Mel
 # -- illegal actions -----------------------------------------------------------------------
 _DECK = standard_deck(2, 2)
 """Cards to send that the seat may well not hold."""
+
 
 def _illegal(match: Any, rng: random.Random, legal_action: Action) -> Action:
     """An action that is probably not allowed now (some turn out legal: still checked)."""
@@ -460,7 +466,8 @@ def _illegal(match: Any, rng: random.Random, legal_action: Action) -> Action:
         word = rng.choice(WORDS)
         if word == "discard":
             word += f" {rng.choice(deck)}"
-        return match.parse_action(word, seat)
+        parsed: Action = match.parse_action(word, seat)
+        return parsed
     if kind == 2 and manipulation:
         # a play of cards the seat may not hold, as a meld that may not be valid
         cards = rng.sample(deck, rng.randint(1, 4))
@@ -495,7 +502,7 @@ def _illegal(match: Any, rng: random.Random, legal_action: Action) -> Action:
     if kind == 6:
         # a legal action with a malformed seat
         return dataclasses.replace(legal_action, seat=rng.choice((-1, match.players, 99)))
-    return match.parse_action(f"discard {rng.choice(deck)}", seat)
+    return Discard(seat, rng.choice(deck))
 
 
 # -- one fuzzed match ----------------------------------------------------------------------
@@ -522,7 +529,7 @@ def fuzz_match(
     rules = find_preset(game_name, options)
     rng = random.Random(f"fuzz {case} {seed}")
     players = rng.randint(rules.players.min, min(rules.players.max, 4))
-    match = new_match(rules, players, seed=seed, started_at=0.0, clock=lambda: 0.0)
+    match: Any = new_match(rules, players, seed=seed, started_at=0.0, clock=lambda: 0.0)
     # the shadow is dealt from the match's record (its header written and read back)
     header = GameRecord.loads(GameRecord.from_match(match).dumps())
     shadow: Any = header.new_match(clock=lambda: 0.0)
@@ -584,7 +591,7 @@ def fuzz_match(
             if fingerprint(match) != state:
                 violation(f"the rejected action {action} changed the state")
             continue
-        except Exception as e:  # noqa: BLE001 (a crash is a finding, not the fuzz's end)
+        except Exception as e:  # a crash is a finding, not the fuzz's end
             violation(f"{action} crashed the engine: {type(e).__name__}: {e}")
             break
         report.accepted += 1
