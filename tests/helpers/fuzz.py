@@ -97,6 +97,9 @@ WORDS = ("draw", "pass", "end", "take", "drop", "discard", "declare", "show", "p
 SHADOW_EVERY = 16
 """Steps between two comparisons of the shadow match's state with the match's."""
 
+GUIDED_RATE = 0.25
+"""The share of Indian matches whose throws the hand solver guides (see :class:`Chooser`)."""
+
 VIEW_EVERY = 4
 """Steps between two views built (of a random seat, or the spectator's)."""
 
@@ -121,7 +124,7 @@ class MatchReport:
     solver_turns: int = 0
     finished: bool = False
     kinds: dict[str, int] = field(default_factory=dict)
-    """Accepted actions by kind."""
+    """Accepted actions by the code of their event (``drew``, ``play_failed``, …)."""
     violations: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -234,6 +237,9 @@ class Chooser:
         self.rng = rng
         self.blunder_rate = blunder_rate
         self.solver_turns = 0
+        self.guided = self.rules.family == "indian" and rng.random() < GUIDED_RATE
+        """An Indian match whose throws the hand solver picks (so that hands get complete:
+        declarations that are valid, and the show after them)."""
 
     def choose(self) -> Action:
         match = self.match
@@ -354,14 +360,15 @@ class Chooser:
                 arr = min_deadwood(hand, rules, game.wilds)
                 return Show(seat, (*arr.groups, *_loose(arr.deadwood)))
             return Show(seat, _loose(hand))
+        slip = 0.005 if self.guided else 0.03  # drops and wrong declarations
         if ActionKind.DRAW in kinds:
-            if rng.random() < 0.03:
+            if rng.random() < slip:
                 return Drop(seat)
             if ActionKind.TAKE in kinds and rng.random() < 0.3:
                 return TakeDiscard(seat)
             return Draw(seat)
         r = rng.random()
-        if r < 0.03:
+        if r < slip:
             finish = rng.choice(hand)
             rest = list(hand)
             rest.remove(finish)
@@ -379,6 +386,23 @@ class Chooser:
         if taken is not None and rules.discard.no_same_card_return and hand.count(taken) < 2:
             hand = [c for c in hand if c != taken] or hand
             loose = [c for c in loose if c != taken]
+        if self.guided and hand:
+            # of three cards (unpartnered first), throw the one whose loss leaves the least
+            # deadwood by the hand solver; declare when that leaves none
+            full = game.hands[game.current]
+            picks = (loose + rng.sample(hand, min(3, len(hand))))[:3]
+            best: tuple[int, Card, Any] | None = None
+            for card in dict.fromkeys(picks):
+                rest = list(full)
+                rest.remove(card)
+                self.solver_turns += 1
+                arr = min_deadwood(rest, rules, game.wilds)
+                if not arr.deadwood:
+                    return Declare(seat, card, arr.groups)
+                if best is None or arr.points < best[0]:
+                    best = (arr.points, card, arr)
+            if best is not None:
+                return Discard(seat, best[1])
         throw = rng.choice(loose if loose and rng.random() < 0.8 else hand)
         if (not loose and rng.random() < 0.3) or r < 0.03 + 8 * SOLVER_RATE:
             # would the hand be complete without the card about to be thrown?
@@ -595,7 +619,7 @@ def fuzz_match(
             violation(f"{action} crashed the engine: {type(e).__name__}: {e}")
             break
         report.accepted += 1
-        name = type(result.action).__name__
+        name = result.event.code.value
         report.kinds[name] = report.kinds.get(name, 0) + 1
         state = fingerprint(match)
         after = _cards(game)  # the round the action was played in, even if it ended
