@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "default_db_path", "default_db_url", "normalize_db_url"]
+__all__ = ["Settings", "default_db_path", "default_db_url", "default_workers", "normalize_db_url"]
+
+
+def default_workers(cores: int | None) -> int:
+    """Helper worker processes for a machine of ``cores`` cores: one up to two cores, so the
+    event loop keeps a core however busy the helpers are; else two.
+
+    >>> default_workers(2), default_workers(1), default_workers(8), default_workers(None)
+    (1, 1, 2, 1)
+    """
+    return 2 if cores is not None and cores > 2 else 1
 
 
 def default_db_path() -> Path:
@@ -87,9 +97,11 @@ class Settings:
     max_body_bytes: int = 65_536
     """Largest REST request body; a larger one is refused (413 ``too_large``) unread."""
 
-    workers: int = 2
+    workers: int = field(default_factory=lambda: default_workers(os.cpu_count()))
     """Worker processes (or threads, see ``worker_kind``) for the CPU-heavy helpers: table
-    checks, hints and Indian hand arrangement run there, never on the event loop."""
+    checks, hints and Indian hand arrangement run there, never on the event loop. One on a
+    machine of two cores or fewer (the judging can then never take every core from the
+    event loop), else two."""
     worker_kind: str = "process"
     """``process`` (the event loop keeps its core: pure-Python judging holds the GIL) or
     ``thread``."""

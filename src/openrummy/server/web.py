@@ -41,6 +41,7 @@ from starlette.types import Scope
 from openrummy.cards import Card
 from openrummy.errors import RummyError
 from openrummy.games.families import new_match
+from openrummy.games.manipulation import ActionKind
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
@@ -367,28 +368,25 @@ def _router() -> APIRouter:
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
         _check_fits(live.rules, req)
-        # Refuse over budget before the view and the game's copy are made.
+        # Refuse over budget before the position is taken.
         _workers(request).admit(client_key(request))
         match = live.match
-        view = match.view(seat).to_json()
+        game = match.game
         local = match.seats.index(seat) if seat in match.seats else None
+        # The play's commit checks need the position only when it is the seat's turn to play;
+        # the position is a few strings (the game plays on while a worker judges).
         my_turn = (
-            local is not None
-            and view.get("seat") == view.get("current")
-            and "play" in view.get("legal", [])
+            local is not None and game.current == local and ActionKind.PLAY in game.legal_kinds()
         )
-        # A copy: the game plays on while a worker judges.
-        game = match.game.copy() if my_turn else None
         return await _workers(request).run(
             client_key(request),
             check_job,
-            live.rules,
+            live.packed_rules,
             req.table,
-            opened=bool(view.get("seat") is not None and view["opened"][view["seat"]]),
+            opened=local is not None and bool(game.opened[local]),
             hand_only=req.hand_only,
             retrievals=req.retrievals,
-            game=game,
-            seat=local,
+            position=game.play_position(local) if my_turn else None,
         )
 
     @router.post(
@@ -408,7 +406,7 @@ def _router() -> APIRouter:
                 ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
             )
         answer = await _workers(request).run(
-            client_key(request), hint_job, live.rules, view, req.lang
+            client_key(request), hint_job, live.packed_rules, view, req.lang
         )
         if "refused" in answer:
             raise ServiceError(ErrorCode.NO_HINT, answer["refused"], 422)
@@ -434,7 +432,7 @@ def _router() -> APIRouter:
         answer = await _workers(request).run(
             client_key(request),
             hand_job,
-            live.rules,
+            live.packed_rules,
             view["hand"] or [],
             view["indicator"],
             groups=req.groups,
