@@ -61,7 +61,9 @@ def rules_of(rules: Any) -> Any:
 def deck_counts(rules: Any) -> Counter[Card]:
     """How many of each card (or tile) the rules' deck holds (shared: do not change it)."""
     deck = rules.deck
-    return _deck_counts(deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False)))
+    return _deck_counts(
+        deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False))
+    )
 
 
 @functools.lru_cache(maxsize=64)

@@ -118,7 +118,7 @@ class HandRequest(_Strict):
     auto: bool = False
 
 
-def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+async def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
     if authorization is None or not authorization.strip():
         raise ServiceError(
             ErrorCode.MISSING_TOKEN, "send the seat token as 'Authorization: Bearer …'", 401
