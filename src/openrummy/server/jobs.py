@@ -26,6 +26,7 @@ from openrummy.melds import Meld
 __all__ = [
     "check_job",
     "deck_counts",
+    "deck_counts_of",
     "hand_job",
     "hint",
     "hint_job",
@@ -61,13 +62,15 @@ def rules_of(rules: Any) -> Any:
 def deck_counts(rules: Any) -> Counter[Card]:
     """How many of each card (or tile) the rules' deck holds (shared: do not change it)."""
     deck = rules.deck
-    return _deck_counts(
+    return deck_counts_of(
         deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False))
     )
 
 
 @functools.lru_cache(maxsize=64)
-def _deck_counts(decks: int, jokers: int, tiles: bool) -> Counter[Card]:
+def deck_counts_of(decks: int, jokers: int, tiles: bool) -> Counter[Card]:
+    """How many of each card (or tile) a deck of ``decks`` decks and ``jokers`` printed
+    jokers (``tiles``: a tile set) holds (shared: do not change it)."""
     from openrummy.cards import standard_deck, tile_set
 
     if tiles:

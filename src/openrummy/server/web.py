@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -47,7 +48,7 @@ from openrummy.rules import find_preset
 
 from .core import client_view, event_info
 from .errors import ErrorCode, ServiceError
-from .jobs import check_job, deck_counts, hand_job, hint_job, over_deck, table_cards
+from .jobs import check_job, deck_counts_of, hand_job, hint_job, over_deck, table_cards
 from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
 from .service import Live, TableService, hash_token
 from .workers import Workers
@@ -156,16 +157,34 @@ def _too_large(detail: str) -> ServiceError:
 
 def _check_fits(rules: Any, req: CheckRequest) -> None:
     """Refuse a proposed table that no game with these rules could hold (before judging)."""
-    counts = deck_counts(rules)
-    size = sum(counts.values())
-    if len(req.table) > size:
-        raise _too_large(f"{len(req.table)} melds: the deck has only {size} cards")
-    why = over_deck(counts, table_cards(req.table))
+    deck = rules.deck
+    why = _fit_problem(
+        (deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False))),
+        tuple(req.table),
+        len(req.retrievals),
+    )
     if why is not None:
-        raise _too_large(f"no table of this game holds these melds: {why}")
+        raise _too_large(why)
+
+
+@functools.lru_cache(maxsize=64)
+def _fit_problem(
+    deck: tuple[int, int, bool], table: tuple[str, ...], retrievals: int
+) -> str | None:
+    """Why no game with this deck holds ``table`` (None: one may). Remembered: a client
+    that sends the same table again (a page judging as the player drags, a script sending
+    it back to back) costs the event loop a look-up, not a count of every card."""
+    counts = deck_counts_of(*deck)
+    size = sum(counts.values())
+    if len(table) > size:
+        return f"{len(table)} melds: the deck has only {size} cards"
+    why = over_deck(counts, table_cards(table))
+    if why is not None:
+        return f"no table of this game holds these melds: {why}"
     jokers = counts.get(Card.parse("JK"), 0)
-    if len(req.retrievals) > jokers:
-        raise _too_large(f"{len(req.retrievals)} retrievals: the deck has {jokers} jokers")
+    if retrievals > jokers:
+        return f"{retrievals} retrievals: the deck has {jokers} jokers"
+    return None
 
 
 def _hand_fits(rules: Any, req: HandRequest) -> None:
