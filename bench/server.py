@@ -219,6 +219,25 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_split(pid: int) -> tuple[float, float, float]:
+    """CPU seconds of a server process's event loop (its main thread), of its other threads
+    (database driver, pool feeders, bots) and of its helper worker processes (Linux /proc)."""
+    tck = os.sysconf("SC_CLK_TCK")
+    loop = threads = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = Path(task, "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used = (int(fields[11]) + int(fields[12])) / tck
+        if int(task.name) == pid:
+            loop = used
+        else:
+            threads += used
+    own = _stat(pid)
+    return loop, threads, cpu_seconds(pid) - (int(own[11]) + int(own[12])) / tck
+
+
 # -- hostile clients ------------------------------------------------------------------------
 RUNS = [f"[{a}{s} {a + 1}{s} {a + 2}{s}]" for s in "SHDC" for a in (2, 5, 8)] * 2
 HEAVY_CHECK = ["[JH QH JK JK JK]", "[JD JK KD]", *RUNS]
@@ -591,11 +610,23 @@ def interleaved(
             else:
                 active.clear()
             cpu0 = sum(cpu_seconds(p) for p in pids)
+            split0 = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
+            hostile0 = cpu_seconds(attacker.pid or 0)
             time.sleep(max(0.0, t0 + args.phase - time.monotonic()))
             t1 = time.monotonic()
             cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+            split = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
+            hostile = cpu_seconds(attacker.pid or 0) - hostile0
             phases.append(
-                {"label": label, "start": t0, "end": t1, "cpu": cpu, "load": os.getloadavg()[0]}
+                {
+                    "label": label,
+                    "start": t0,
+                    "end": t1,
+                    "cpu": cpu,
+                    "split": [b - a for a, b in zip(split0, split, strict=True)],
+                    "hostile": hostile,
+                    "load": os.getloadavg()[0],
+                }
             )
             t0 = t1
         active.clear()
@@ -630,10 +661,28 @@ def interleaved(
             f"{n:>6} {ph['label']:>7} {k + 1:>5} {len(rtt) / (ph['end'] - begin):>9.1f} "
             f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} {p99:>7.1f} "
             f"{max(rtt, default=float('nan')):>7.1f} {100 * ph['cpu'] / span:>9.0f}% "
-            f"{ph['load']:>6.1f}",
+            + "".join(f"{100 * x / span:>8.0f}%" for x in ph["split"])
+            + f"{100 * ph['hostile'] / span:>11.0f}% {ph['load']:>7.1f}",
             flush=True,
         )
     quiet, attack = statistics.median(p99s["quiet"]), statistics.median(p99s["attack"])
+    # What the attack costs the server per hostile request answered: its extra CPU in the
+    # attack phases over the quiet ones (per second), times the attack's seconds.
+    requests = sum(answers.values())
+    extra = []
+    for part in range(3):
+        rate = {
+            label: sum(ph["split"][part] for ph in phases if ph["label"] == label)
+            / sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == label)
+            for label in ("quiet", "attack")
+        }
+        seconds = sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == "attack")
+        extra.append(1000 * (rate["attack"] - rate["quiet"]) * seconds / max(1, requests))
+    print(
+        f"{n:>6} CPU per hostile request answered ({requests}): event loop {extra[0]:+.2f} ms, "
+        f"other threads {extra[1]:+.2f} ms, workers {extra[2]:+.2f} ms",
+        flush=True,
+    )
     print(
         f"{n:>6} median p99: quiet {quiet:.1f} ms, attack {attack:.1f} ms, "
         f"ratio {attack / quiet:.2f} (target <= 2); errors {stats.errors}",
@@ -722,7 +771,8 @@ def main(argv: list[str]) -> int:
             if args.attack:
                 print(
                     f"{'tables':>6} {'load':>7} {'phase':>5} {'actions/s':>9} {'p50 ms':>7} "
-                    f"{'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'loadavg':>6}"
+                    f"{'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'loop':>9}"
+                    f"{'threads':>9}{'workers':>9}{'hostile CPU':>12} {'loadavg':>7}"
                 )
             else:
                 print(
