@@ -9,15 +9,22 @@ second, and prints one line per N::
 
     .venv/bin/python bench/server.py                      # N = 50, 100, 200, 400
     .venv/bin/python bench/server.py --tables 200 --seconds 60 --think 0.25
-    .venv/bin/python bench/server.py --tables 20 --attack # quiet, then under attack
+    .venv/bin/python bench/server.py --tables 200 --attack 4   # quiet/attack phases
     .venv/bin/python bench/server.py --postgres            # two processes on PostgreSQL
 
-With ``--attack`` each N runs twice: quiet, then while hostile clients (each from its own
-address, given with ``X-Forwarded-For``) work the server's limits at the full allowed rate:
-table checks of the costliest kind the deck allows, sent back to back (answered ``busy``
-past the address's budget); hellos with wrong tokens at the connection's message rate
-(answered ``rate_limited`` past the failed-hello limit); tables created as fast as allowed;
-and the most bots-only tables an address may keep running, created with ``bot_pause: 0``.
+With ``--attack N`` each level runs in phases, the same tables playing throughout: quiet,
+attack, quiet, attack … (``--phase`` seconds each, ``--repeat`` pairs), and the verdict is
+the ratio of the median attack-phase p99 to the median quiet-phase p99, so that the rest of
+the machine's load falls on both alike and one run decides. In the attack phases N hostile
+clients (each from its own address, given with ``X-Forwarded-For``) work the server's
+limits at the full allowed rate: table checks of the costliest kind the deck allows, sent
+back to back (answered ``busy`` past the address's budget); hellos with wrong tokens at the
+connection's message rate (answered ``rate_limited`` past the failed-hello limit); tables
+created as fast as allowed; and the most bots-only tables an address may keep running,
+created with ``bot_pause: 0`` (closed when the phase ends). Each phase's line gives the
+server's CPU split into its event loop, its other threads and its helper workers, and the
+summary what the attack cost each of them per hostile request answered. The environment
+variable ``BENCH_ATTACKS`` (default ``checks,hellos,tables``) runs only some of the attacks.
 
 With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
 (``scripts/throwaway_postgres.py``); each table is created on one process and its two
@@ -221,21 +228,14 @@ def cpu_seconds(pid: int) -> float:
 
 def cpu_split(pid: int) -> tuple[float, float, float]:
     """CPU seconds of a server process's event loop (its main thread), of its other threads
-    (database driver, pool feeders, bots) and of its helper worker processes (Linux /proc)."""
+    (database driver, pool feeders, bots; ended ones included) and of its helper worker
+    processes (Linux /proc)."""
     tck = os.sysconf("SC_CLK_TCK")
-    loop = threads = 0.0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            fields = Path(task, "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        used = (int(fields[11]) + int(fields[12])) / tck
-        if int(task.name) == pid:
-            loop = used
-        else:
-            threads += used
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    loop = (int(fields[11]) + int(fields[12])) / tck
     own = _stat(pid)
-    return loop, threads, cpu_seconds(pid) - (int(own[11]) + int(own[12])) / tck
+    process = (int(own[11]) + int(own[12])) / tck
+    return loop, process - loop, cpu_seconds(pid) - process
 
 
 # -- hostile clients ------------------------------------------------------------------------

@@ -108,16 +108,17 @@ class Settings:
     worker_queue: int = 8
     """Helper requests in progress at once, server-wide (running or waiting for a worker);
     beyond it a request is answered ``busy`` (503) at once."""
-    worker_share: float = 0.25
+    worker_share: float = 0.1
     """Seconds of worker CPU one client address may use per second, sustained; a client past
-    its budget is answered ``busy`` until it has saved up again."""
+    its budget is answered ``busy`` until it has saved up again. A person's page judges the
+    table 120 ms after each change: two a second sustained, with the burst for a flurry."""
     worker_burst: float = 2.0
     """Seconds of worker CPU one client address may use at once."""
     worker_min_charge: float = 0.05
     """Seconds of the budget each helper request costs at least, however little CPU it took:
     cheap requests sent back to back still cost the event loop their parsing and dispatch,
     so one address may send at most ``worker_share / worker_min_charge`` a second
-    sustained (5 at the defaults)."""
+    sustained (2 at the defaults)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
     worker_prestart: bool = True
