@@ -9,15 +9,22 @@ second, and prints one line per N::
 
     .venv/bin/python bench/server.py                      # N = 50, 100, 200, 400
     .venv/bin/python bench/server.py --tables 200 --seconds 60 --think 0.25
-    .venv/bin/python bench/server.py --tables 20 --attack # quiet, then under attack
+    .venv/bin/python bench/server.py --tables 200 --attack 4   # quiet/attack phases
     .venv/bin/python bench/server.py --postgres            # two processes on PostgreSQL
 
-With ``--attack`` each N runs twice: quiet, then while hostile clients (each from its own
-address, given with ``X-Forwarded-For``) work the server's limits at the full allowed rate:
-table checks of the costliest kind the deck allows, sent back to back (answered ``busy``
-past the address's budget); hellos with wrong tokens at the connection's message rate
-(answered ``rate_limited`` past the failed-hello limit); tables created as fast as allowed;
-and the most bots-only tables an address may keep running, created with ``bot_pause: 0``.
+With ``--attack N`` each level runs in phases, the same tables playing throughout: quiet,
+attack, quiet, attack … (``--phase`` seconds each, ``--repeat`` pairs), and the verdict is
+the ratio of the median attack-phase p99 to the median quiet-phase p99, so that the rest of
+the machine's load falls on both alike and one run decides. In the attack phases N hostile
+clients (each from its own address, given with ``X-Forwarded-For``) work the server's
+limits at the full allowed rate: table checks of the costliest kind the deck allows, sent
+back to back (answered ``busy`` past the address's budget); hellos with wrong tokens at the
+connection's message rate (answered ``rate_limited`` past the failed-hello limit); tables
+created as fast as allowed; and the most bots-only tables an address may keep running,
+created with ``bot_pause: 0`` (closed when the phase ends). Each phase's line gives the
+server's CPU split into its event loop, its other threads and its helper workers, and the
+summary what the attack cost each of them per hostile request answered. The environment
+variable ``BENCH_ATTACKS`` (default ``checks,hellos,tables``) runs only some of the attacks.
 
 With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
 (``scripts/throwaway_postgres.py``); each table is created on one process and its two
@@ -48,6 +55,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +80,9 @@ class Stats:
 
     def __init__(self) -> None:
         self.rtts: list[float] = []
+        self.sent: list[float] = []
+        """``time.monotonic()`` when each measured action was sent (one clock for every
+        process on the machine): an interleaved run sorts the round trips into its phases."""
         self.actions = 0
         self.errors = 0
         self.games = 0
@@ -97,7 +108,7 @@ async def seat_player(
     async with websockets.connect(ws_url, max_size=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         seq, view = 0, None
-        pending: tuple[str, float] | None = None
+        pending: tuple[str, float, float] | None = None
         n = 0
         while stats.running():
             if view is not None and pending is None:
@@ -108,7 +119,7 @@ async def seat_player(
                     n += 1
                     mid = f"{seat}-{n}"
                     action = str(bot.choose(view_from_json(view)))
-                    pending = (mid, time.perf_counter())
+                    pending = (mid, time.perf_counter(), time.monotonic())
                     await ws.send(
                         json.dumps({"type": "action", "id": mid, "seq": seq, "action": action})
                     )
@@ -122,6 +133,7 @@ async def seat_player(
                 if kind == "update":
                     if stats.recording:
                         stats.rtts.append(time.perf_counter() - pending[1])
+                        stats.sent.append(pending[2])
                         stats.actions += 1
                 else:
                     stats.errors += 1
@@ -214,10 +226,26 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_split(pid: int) -> tuple[float, float, float]:
+    """CPU seconds of a server process's event loop (its main thread), of its other threads
+    (database driver, pool feeders, bots; ended ones included) and of its helper worker
+    processes (Linux /proc)."""
+    tck = os.sysconf("SC_CLK_TCK")
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    loop = (int(fields[11]) + int(fields[12])) / tck
+    own = _stat(pid)
+    process = (int(own[11]) + int(own[12])) / tck
+    return loop, process - loop, cpu_seconds(pid) - process
+
+
 # -- hostile clients ------------------------------------------------------------------------
 RUNS = [f"[{a}{s} {a + 1}{s} {a + 2}{s}]" for s in "SHDC" for a in (2, 5, 8)] * 2
 HEAVY_CHECK = ["[JH QH JK JK JK]", "[JD JK KD]", *RUNS]
 """A costly check the robbers deck allows (2 decks, 4 jokers): every joker open, 26 melds."""
+
+
+ATTACKS = os.environ.get("BENCH_ATTACKS", "checks,hellos,tables")
+"""The attacks an attacker runs (an experiment may leave some out)."""
 
 
 class AttackStats:
@@ -228,8 +256,12 @@ class AttackStats:
         self.answers[what] = self.answers.get(what, 0) + 1
 
 
-async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> None:
-    """One hostile address: checks back to back, wrong hellos, tables, bots-only games."""
+async def _attacker(url: str, address: str, stop: Any, active: Any, stats: AttackStats) -> None:
+    """One hostile address: checks back to back, wrong hellos, tables, bots-only games.
+
+    It attacks while ``active`` is set and idles while it is clear (its bots-only games are
+    then closed, so that they do not play on into a quiet phase), until ``stop`` is set.
+    """
     headers = {"X-Forwarded-For": address}
     async with httpx.AsyncClient(base_url=url, timeout=60, headers=headers) as http:
         made = (
@@ -248,9 +280,17 @@ async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> No
             f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['creator_token']}"}
         )
 
+        async def attacking() -> bool:
+            """Wait while the attack is paused; False once the run is over."""
+            while not active.is_set():
+                if stop.is_set():
+                    return False
+                await asyncio.sleep(0.1)
+            return not stop.is_set()
+
         async def checks() -> None:
             auth = {"Authorization": f"Bearer {token}"}
-            while not stop.is_set():
+            while await attacking():
                 r = await http.post(
                     f"/api/tables/{tid}/check", json={"table": HEAVY_CHECK}, headers=auth
                 )
@@ -264,7 +304,7 @@ async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> No
                 ws_url, additional_headers=headers, compression=None
             ) as ws:
                 k = 0
-                while not stop.is_set():
+                while await attacking():
                     k += 1
                     await ws.send(json.dumps({"type": "hello", "token": f"guess-{k}"}))
                     with contextlib.suppress(TimeoutError):
@@ -274,7 +314,8 @@ async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> No
 
         async def tables() -> None:
             bots = [{"kind": "bot", "bot": "simple"}] * 2
-            while not stop.is_set():
+            mine: list[tuple[str, str]] = []
+            while await attacking():
                 r = await http.post(
                     "/api/tables",
                     json={"preset": PRESET, "seats": bots, "bot_pause": 0, "title": "spam"},
@@ -282,24 +323,34 @@ async def _attacker(url: str, address: str, stop: Any, stats: AttackStats) -> No
                 stats.count(f"create {r.status_code}")
                 if r.status_code == 201:
                     made = r.json()
+                    mine.append((made["table"]["id"], made["creator_token"]))
                     await http.post(
                         f"/api/tables/{made['table']['id']}/start",
                         headers={"Authorization": f"Bearer {made['creator_token']}"},
                     )
                 else:
                     await asyncio.sleep(0.5)
+                if not active.is_set():
+                    for table_id, creator in mine:
+                        await http.post(
+                            f"/api/tables/{table_id}/close",
+                            headers={"Authorization": f"Bearer {creator}"},
+                        )
+                    mine.clear()
 
-        await asyncio.gather(checks(), hellos(), tables())
+        kinds = {"checks": checks, "hellos": hellos, "tables": tables}
+        await asyncio.gather(*(kinds[k]() for k in ATTACKS.split(",")))
 
 
-def attack_process(urls: list[str], addresses: int, stop: Any, out: Any) -> None:
-    """Entry point of the hostile clients' process: they run until ``stop`` is set."""
+def attack_process(urls: list[str], addresses: int, stop: Any, active: Any, out: Any) -> None:
+    """Entry point of the hostile clients' process: they attack while ``active`` is set,
+    until ``stop`` is set."""
     stats = AttackStats()
 
     async def run() -> None:
         await asyncio.gather(
             *(
-                _attacker(urls[i % len(urls)], f"10.66.0.{i + 1}", stop, stats)
+                _attacker(urls[i % len(urls)], f"10.66.0.{i + 1}", stop, active, stats)
                 for i in range(addresses)
             )
         )
@@ -369,6 +420,7 @@ def client_process(
     out.put(
         {
             "rtts": stats.rtts,
+            "sent": stats.sent,
             "actions": stats.actions,
             "errors": stats.errors,
             "games": stats.games,
@@ -386,8 +438,10 @@ def run_level(
     warmup: float,
     seconds: float,
     procs: int,
+    window: Callable[[float], None] | None = None,
 ) -> Stats:
-    """N tables split over ``procs`` client processes, measured over the same window."""
+    """N tables split over ``procs`` client processes, measured over the same window
+    (``window(start)``, if given, runs it: it returns when ``seconds`` have passed)."""
     ctx = mp.get_context("spawn")
     procs = max(1, min(procs, tables))
     go = ctx.Barrier(procs + 1)
@@ -413,7 +467,10 @@ def run_level(
     time.sleep(warmup)
     start = time.monotonic()
     cpu0 = sum(cpu_seconds(p) for p in pids)
-    time.sleep(seconds)
+    if window is None:
+        time.sleep(seconds)
+    else:
+        window(start)
     stats.server_cpu = sum(cpu_seconds(p) for p in pids) - cpu0
     stats.window = time.monotonic() - start
     for _ in workers:
@@ -421,6 +478,7 @@ def run_level(
         if "error" in part:
             raise SystemExit(f"a client process failed: {part['error']}")
         stats.rtts += part["rtts"]
+        stats.sent += part["sent"]
         stats.lags += part["lags"]
         stats.actions += part["actions"]
         stats.errors += part["errors"]
@@ -524,6 +582,120 @@ def report(n: int, stats: Stats, label: str) -> None:
     )
 
 
+def interleaved(
+    urls: list[str], pids: list[int], n: int, args: argparse.Namespace
+) -> tuple[float, float]:
+    """One level with the attack switched on and off: quiet, attack, quiet, attack … (each
+    ``--phase`` seconds, ``--repeat`` times each), the same tables playing throughout.
+
+    Prints each phase (its first ``--settle`` seconds, while the previous phase's backlog
+    clears, are not counted) and the ratio of the median attack p99 to the median quiet p99:
+    noise from the rest of the machine falls on both kinds of phase alike. Returns the two
+    medians.
+    """
+    ctx = mp.get_context("spawn")
+    stop, active, out = ctx.Event(), ctx.Event(), ctx.Queue()
+    attacker = ctx.Process(
+        target=attack_process, args=(urls, args.attack, stop, active, out), daemon=True
+    )
+    attacker.start()
+    labels = ["quiet", "attack"] * args.repeat
+    phases: list[dict[str, Any]] = []
+
+    def window(start: float) -> None:
+        t0 = start
+        for label in labels:
+            if label == "attack":
+                active.set()
+            else:
+                active.clear()
+            cpu0 = sum(cpu_seconds(p) for p in pids)
+            split0 = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
+            hostile0 = cpu_seconds(attacker.pid or 0)
+            time.sleep(max(0.0, t0 + args.phase - time.monotonic()))
+            t1 = time.monotonic()
+            cpu = sum(cpu_seconds(p) for p in pids) - cpu0
+            split = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
+            hostile = cpu_seconds(attacker.pid or 0) - hostile0
+            phases.append(
+                {
+                    "label": label,
+                    "start": t0,
+                    "end": t1,
+                    "cpu": cpu,
+                    "split": [b - a for a, b in zip(split0, split, strict=True)],
+                    "hostile": hostile,
+                    "load": os.getloadavg()[0],
+                }
+            )
+            t0 = t1
+        active.clear()
+
+    try:
+        stats = run_level(
+            urls,
+            pids,
+            n,
+            args.think,
+            args.warmup,
+            args.phase * len(labels),
+            args.client_procs,
+            window,
+        )
+    finally:
+        stop.set()
+    answers = out.get(timeout=120)
+    attacker.join(60)
+    p99s: dict[str, list[float]] = {"quiet": [], "attack": []}
+    for k, ph in enumerate(phases):
+        begin = ph["start"] + args.settle
+        rtt = [
+            1000 * r
+            for r, sent in zip(stats.rtts, stats.sent, strict=True)
+            if begin <= sent < ph["end"]
+        ]
+        p99 = percentile(rtt, 0.99)
+        p99s[ph["label"]].append(p99)
+        span = ph["end"] - ph["start"]
+        print(
+            f"{n:>6} {ph['label']:>7} {k + 1:>5} {len(rtt) / (ph['end'] - begin):>9.1f} "
+            f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} {p99:>7.1f} "
+            f"{max(rtt, default=float('nan')):>7.1f} {100 * ph['cpu'] / span:>9.0f}% "
+            + "".join(f"{100 * x / span:>8.0f}%" for x in ph["split"])
+            + f"{100 * ph['hostile'] / span:>11.0f}% {ph['load']:>7.1f}",
+            flush=True,
+        )
+    quiet, attack = statistics.median(p99s["quiet"]), statistics.median(p99s["attack"])
+    # What the attack costs the server per hostile request answered: its extra CPU in the
+    # attack phases over the quiet ones (per second), times the attack's seconds.
+    requests = sum(answers.values())
+    extra = []
+    for part in range(3):
+        rate = {
+            label: sum(ph["split"][part] for ph in phases if ph["label"] == label)
+            / sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == label)
+            for label in ("quiet", "attack")
+        }
+        seconds = sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == "attack")
+        extra.append(1000 * (rate["attack"] - rate["quiet"]) * seconds / max(1, requests))
+    print(
+        f"{n:>6} CPU per hostile request answered ({requests}): event loop {extra[0]:+.2f} ms, "
+        f"other threads {extra[1]:+.2f} ms, workers {extra[2]:+.2f} ms",
+        flush=True,
+    )
+    print(
+        f"{n:>6} median p99: quiet {quiet:.1f} ms, attack {attack:.1f} ms, "
+        f"ratio {attack / quiet:.2f} (target <= 2); errors {stats.errors}",
+        flush=True,
+    )
+    print(
+        f"{'':>6} the attackers' answers: "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(answers.items())),
+        flush=True,
+    )
+    return quiet, attack
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default="50,100,200,400", help="comma-separated N")
@@ -547,7 +719,16 @@ def main(argv: list[str]) -> int:
         type=int,
         default=0,
         metavar="ADDRESSES",
-        help="run each N quiet, then under attack by this many hostile addresses",
+        help="run each N in phases, quiet and under attack by this many hostile addresses "
+        "in turn (see --phase, --repeat)",
+    )
+    ap.add_argument("--phase", type=float, default=20.0, help="with --attack: seconds per phase")
+    ap.add_argument("--repeat", type=int, default=3, help="with --attack: quiet/attack pairs per N")
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=2.0,
+        help="with --attack: seconds at the start of each phase that are not counted",
     )
     ap.add_argument(
         "--postgres", action="store_true", help="two server processes on a throwaway PostgreSQL"
@@ -587,38 +768,26 @@ def main(argv: list[str]) -> int:
                 f"think {args.think:g} s, window {args.seconds:g} s; load average before: "
                 f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
             )
-            print(
-                f"{'tables':>6} {'load':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
-                f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
-                f"{'errors':>6} {'client lag p99':>14}"
-            )
+            if args.attack:
+                print(
+                    f"{'tables':>6} {'load':>7} {'phase':>5} {'actions/s':>9} {'p50 ms':>7} "
+                    f"{'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'loop':>9}"
+                    f"{'threads':>9}{'workers':>9}{'hostile CPU':>12} {'loadavg':>7}"
+                )
+            else:
+                print(
+                    f"{'tables':>6} {'load':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+                    f"{'max ms':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
+                    f"{'errors':>6} {'client lag p99':>14}"
+                )
             for n in levels:
+                if args.attack:
+                    interleaved(urls, pids, n, args)
+                    continue
                 stats = run_level(
                     urls, pids, n, args.think, args.warmup, args.seconds, args.client_procs
                 )
                 report(n, stats, "quiet")
-                if not args.attack:
-                    continue
-                ctx = mp.get_context("spawn")
-                stop, out = ctx.Event(), ctx.Queue()
-                attacker = ctx.Process(
-                    target=attack_process, args=(urls, args.attack, stop, out), daemon=True
-                )
-                attacker.start()
-                try:
-                    stats = run_level(
-                        urls, pids, n, args.think, args.warmup, args.seconds, args.client_procs
-                    )
-                finally:
-                    stop.set()
-                report(n, stats, "attack")
-                answers = out.get(timeout=120)
-                attacker.join(60)
-                print(
-                    f"{'':>6} the attackers' answers: "
-                    + ", ".join(f"{k}: {v}" for k, v in sorted(answers.items())),
-                    flush=True,
-                )
         finally:
             for p in procs:
                 p.terminate()

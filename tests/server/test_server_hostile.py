@@ -205,7 +205,7 @@ async def test_the_helpers_work_in_worker_processes(server_factory: Factory) -> 
     assert r.status_code == 200, r.text
     check = r.json()
     assert check["melds"][0]["valid"] is True and check["melds"][0]["meld"] == "[5H JK=6H 7H]"
-    assert check["checked"] is True  # judged with the game (a copy) as a play in turn
+    assert check["checked"] is True  # judged as a play in turn (from the seat's position)
     assert mover.welcome["seq"] == 0
     hint = await server.http.post(
         f"/api/tables/{tid}/hint", json={"lang": "de"}, headers=_bearer(mj["token"])

@@ -72,11 +72,65 @@ __all__ = [
     "ManipulationGame",
     "Outcome",
     "Phase",
+    "PlayPosition",
     "PlayRejected",
     "Result",
     "Termination",
     "cut_for_dealer",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayPosition:
+    """The part of a round that the commit checks of one seat's play read (RULES.md §2.2),
+    in notation: the table with its owners, the seat's hand, whether it has opened (now and
+    at the turn's start), whose turn it is.
+
+    ``check_play(rules, play)`` answers exactly what ``ManipulationGame.check_play`` answered
+    when the position was taken. It is a few short strings: a server sends it to a worker
+    process in microseconds, where the whole game (its stock, its history) takes
+    milliseconds to pickle.
+
+    >>> from openrummy.rules import find_preset
+    >>> rules = find_preset("robbers")
+    >>> game = ManipulationGame(rules, 2, seed=1)
+    >>> position = game.play_position(game.current)
+    >>> play = Play(game.current, game.table)
+    >>> position.check_play(rules, play) == game.check_play(play)
+    True
+    """
+
+    seat: int
+    current: int
+    over: bool
+    table: tuple[str, ...]
+    owners: tuple[int | None, ...]
+    hand: tuple[str, ...]
+    opened: bool
+    opened_before_turn: bool
+    turn_started_at: float | None
+
+    def check_play(self, rules: ManipulationRules, play: Play) -> list[Violation]:
+        """Every commit check ``play`` would have failed in the position (empty: accepted)."""
+        if self.over:
+            raise IllegalActionError("the round is over")
+        if play.seat != self.seat or play.seat != self.current:
+            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {play.seat}'s")
+        elapsed = None
+        if play.at is not None and self.turn_started_at is not None:
+            elapsed = play.at - self.turn_started_at
+        return analyze_play(
+            rules,
+            table_before=tuple(Meld.parse(m) for m in self.table),
+            hand=[Card.parse(c) for c in self.hand],
+            table_after=play.table,
+            opened=self.opened,
+            retrievals=play.retrievals,
+            elapsed=elapsed,
+            mover=play.seat,
+            owners_before=self.owners,
+            opened_before_turn=self.opened_before_turn,
+        ).violations
 
 
 class Phase(Enum):
@@ -525,6 +579,21 @@ class ManipulationGame:
 
     def can_play(self, play: Play) -> bool:
         return not self.check_play(play)
+
+    def play_position(self, seat: int) -> PlayPosition:
+        """What :meth:`check_play` reads of the game for a play of ``seat``, as notation: a
+        worker judges a play from it without a copy of the game (see :class:`PlayPosition`)."""
+        return PlayPosition(
+            seat=seat,
+            current=self.current,
+            over=self.outcome is not None,
+            table=tuple(str(m) for m in self.table),
+            owners=tuple(self.owners),
+            hand=tuple(str(c) for c in self.hands[seat]),
+            opened=bool(self.opened[seat]),
+            opened_before_turn=bool(self._opened_at_turn_start),
+            turn_started_at=self.turn_started_at,
+        )
 
     def _analyze(self, play: Play) -> PlayAnalysis:
         elapsed = None

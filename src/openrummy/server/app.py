@@ -75,7 +75,7 @@ ERROR_CODES = {
 }
 
 
-def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+async def bearer(authorization: Annotated[str | None, Header()] = None) -> str:
     """The token of ``Authorization: Bearer <token>`` (401 when missing)."""
     if authorization is None or not authorization.strip():
         raise ServiceError(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
@@ -81,6 +82,13 @@ class Live:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @functools.cached_property
+    def packed_rules(self) -> bytes:
+        """The rules pickled once, for the helper jobs (:func:`.jobs.pack_rules`)."""
+        from .jobs import pack_rules
+
+        return pack_rules(self.rules)
 
     @property
     def running(self) -> bool:

@@ -9,15 +9,31 @@ of the engine is not always picklable.
 
 from __future__ import annotations
 
+import functools
+import pickle
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from openrummy.cards import Card
 from openrummy.errors import RummyError
+from openrummy.games.actions import Play
+from openrummy.games.commit import Violation
+from openrummy.games.manipulation import PlayPosition
 from openrummy.melds import Meld
 
-__all__ = ["check_job", "deck_counts", "hand_job", "hint", "hint_job", "over_deck", "warm"]
+__all__ = [
+    "check_job",
+    "deck_counts",
+    "deck_counts_of",
+    "hand_job",
+    "hint",
+    "hint_job",
+    "over_deck",
+    "pack_rules",
+    "warm",
+]
 
 
 def warm() -> None:
@@ -26,14 +42,40 @@ def warm() -> None:
     import openrummy.solve  # noqa: F401
 
 
+def pack_rules(rules: Any) -> bytes:
+    """The rules pickled, for a job: a server packs a table's rules once (pickling them
+    takes a third of a millisecond, on the event loop's side of the pool), and each worker
+    unpacks the same bytes once (:func:`rules_of`)."""
+    return pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+@functools.lru_cache(maxsize=64)
+def _unpack(packed: bytes) -> Any:
+    return pickle.loads(packed)
+
+
+def rules_of(rules: Any) -> Any:
+    """A job's rules: given as they are, or packed by :func:`pack_rules`."""
+    return _unpack(rules) if isinstance(rules, bytes) else rules
+
+
 def deck_counts(rules: Any) -> Counter[Card]:
-    """How many of each card (or tile) the rules' deck holds."""
+    """How many of each card (or tile) the rules' deck holds (shared: do not change it)."""
+    deck = rules.deck
+    return deck_counts_of(
+        deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False))
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def deck_counts_of(decks: int, jokers: int, tiles: bool) -> Counter[Card]:
+    """How many of each card (or tile) a deck of ``decks`` decks and ``jokers`` printed
+    jokers (``tiles``: a tile set) holds (shared: do not change it)."""
     from openrummy.cards import standard_deck, tile_set
 
-    deck = rules.deck
-    if getattr(rules, "tiles", False):
-        return Counter(tile_set(deck.standard_decks, deck.printed_jokers))
-    return Counter(standard_deck(deck.standard_decks, deck.printed_jokers))
+    if tiles:
+        return Counter(tile_set(decks, jokers))
+    return Counter(standard_deck(decks, jokers))
 
 
 def over_deck(counts: Counter[Card], cards: Counter[Card]) -> str | None:
@@ -71,21 +113,33 @@ def check_job(
     opened: bool,
     hand_only: Sequence[bool] | None,
     retrievals: Sequence[str],
-    game: Any,
-    seat: int | None,
+    position: PlayPosition | None,
 ) -> dict[str, Any]:
-    """:func:`openrummy.games.judge.check_table`, as JSON."""
+    """:func:`openrummy.games.judge.check_table`, as JSON; with ``position`` (taken when it
+    was the seat's turn) the commit checks judge the play as the game would have."""
     from openrummy.games.judge import check_table
 
+    rules = rules_of(rules)
     return check_table(
         rules,
         table,
         opened=opened,
         hand_only=hand_only,
         retrievals=retrievals,
-        game=game,
-        seat=seat,
+        game=None if position is None else _PositionChecker(rules, position),
+        seat=None if position is None else position.seat,
     ).to_json()
+
+
+@dataclass(frozen=True, slots=True)
+class _PositionChecker:
+    """The commit checks of :class:`~openrummy.games.judge.PlayChecker`, on a position."""
+
+    rules: Any
+    position: PlayPosition
+
+    def check_play(self, play: Play) -> list[Violation]:
+        return self.position.check_play(self.rules, play)
 
 
 def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -94,6 +148,7 @@ def hint(rules: Any, view: dict[str, Any], lang: str) -> dict[str, Any]:
     from openrummy.solve import best_play
     from openrummy.solve.explain import card_label, explain_messages
 
+    rules = rules_of(rules)
     seat = view["seat"]
     table = [Meld.parse("[" + " ".join(m) + "]") for m in view["table"]]
     hand = [Card.parse(t) for t in view["hand"]]
@@ -141,6 +196,7 @@ def hand_job(
     """:func:`openrummy.games.judge.judge_hand` as JSON, a refusal as ``{"refused": …}``."""
     from openrummy.games.judge import judge_hand
 
+    rules = rules_of(rules)
     try:
         return judge_hand(
             rules,

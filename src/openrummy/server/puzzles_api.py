@@ -158,7 +158,7 @@ class StepsRequest(_Strict):
 
 
 # -- the player -------------------------------------------------------------------------------
-def _token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def _token(authorization: Annotated[str | None, Header()] = None) -> str | None:
     if authorization is None or not authorization.strip():
         return None
     scheme, _, token = authorization.strip().partition(" ")

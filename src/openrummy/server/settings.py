@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "default_db_path", "default_db_url", "normalize_db_url"]
+__all__ = ["Settings", "default_db_path", "default_db_url", "default_workers", "normalize_db_url"]
+
+
+def default_workers(cores: int | None) -> int:
+    """Helper worker processes for a machine of ``cores`` cores: one up to two cores, so the
+    event loop keeps a core however busy the helpers are; else two.
+
+    >>> default_workers(2), default_workers(1), default_workers(8), default_workers(None)
+    (1, 1, 2, 1)
+    """
+    return 2 if cores is not None and cores > 2 else 1
 
 
 def default_db_path() -> Path:
@@ -87,25 +97,28 @@ class Settings:
     max_body_bytes: int = 65_536
     """Largest REST request body; a larger one is refused (413 ``too_large``) unread."""
 
-    workers: int = 2
+    workers: int = field(default_factory=lambda: default_workers(os.cpu_count()))
     """Worker processes (or threads, see ``worker_kind``) for the CPU-heavy helpers: table
-    checks, hints and Indian hand arrangement run there, never on the event loop."""
+    checks, hints and Indian hand arrangement run there, never on the event loop. One on a
+    machine of two cores or fewer (the judging can then never take every core from the
+    event loop), else two."""
     worker_kind: str = "process"
     """``process`` (the event loop keeps its core: pure-Python judging holds the GIL) or
     ``thread``."""
     worker_queue: int = 8
     """Helper requests in progress at once, server-wide (running or waiting for a worker);
     beyond it a request is answered ``busy`` (503) at once."""
-    worker_share: float = 0.25
+    worker_share: float = 0.1
     """Seconds of worker CPU one client address may use per second, sustained; a client past
-    its budget is answered ``busy`` until it has saved up again."""
+    its budget is answered ``busy`` until it has saved up again. A person's page judges the
+    table 120 ms after each change: two a second sustained, with the burst for a flurry."""
     worker_burst: float = 2.0
     """Seconds of worker CPU one client address may use at once."""
     worker_min_charge: float = 0.05
     """Seconds of the budget each helper request costs at least, however little CPU it took:
     cheap requests sent back to back still cost the event loop their parsing and dispatch,
     so one address may send at most ``worker_share / worker_min_charge`` a second
-    sustained (5 at the defaults)."""
+    sustained (2 at the defaults)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
     worker_prestart: bool = True

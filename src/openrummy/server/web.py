@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import secrets
 from importlib import resources
 from pathlib import Path
@@ -41,12 +42,13 @@ from starlette.types import Scope
 from openrummy.cards import Card
 from openrummy.errors import RummyError
 from openrummy.games.families import new_match
+from openrummy.games.manipulation import ActionKind
 from openrummy.messages import CATALOGUE_PATH
 from openrummy.rules import find_preset
 
 from .core import client_view, event_info, uses_tiles
 from .errors import ErrorCode, ServiceError
-from .jobs import check_job, deck_counts, hand_job, hint_job, over_deck, table_cards
+from .jobs import check_job, deck_counts_of, hand_job, hint_job, over_deck, table_cards
 from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
 from .service import Live, TableService, hash_token
 from .workers import Workers
@@ -117,7 +119,7 @@ class HandRequest(_Strict):
     auto: bool = False
 
 
-def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
+async def _bearer(authorization: Annotated[str | None, Header()] = None) -> str:
     if authorization is None or not authorization.strip():
         raise ServiceError(
             ErrorCode.MISSING_TOKEN, "send the seat token as 'Authorization: Bearer …'", 401
@@ -155,16 +157,34 @@ def _too_large(detail: str) -> ServiceError:
 
 def _check_fits(rules: Any, req: CheckRequest) -> None:
     """Refuse a proposed table that no game with these rules could hold (before judging)."""
-    counts = deck_counts(rules)
-    size = sum(counts.values())
-    if len(req.table) > size:
-        raise _too_large(f"{len(req.table)} melds: the deck has only {size} cards")
-    why = over_deck(counts, table_cards(req.table))
+    deck = rules.deck
+    why = _fit_problem(
+        (deck.standard_decks, deck.printed_jokers, bool(getattr(rules, "tiles", False))),
+        tuple(req.table),
+        len(req.retrievals),
+    )
     if why is not None:
-        raise _too_large(f"no table of this game holds these melds: {why}")
+        raise _too_large(why)
+
+
+@functools.lru_cache(maxsize=64)
+def _fit_problem(
+    deck: tuple[int, int, bool], table: tuple[str, ...], retrievals: int
+) -> str | None:
+    """Why no game with this deck holds ``table`` (None: one may). Remembered: a client
+    that sends the same table again (a page judging as the player drags, a script sending
+    it back to back) costs the event loop a look-up, not a count of every card."""
+    counts = deck_counts_of(*deck)
+    size = sum(counts.values())
+    if len(table) > size:
+        return f"{len(table)} melds: the deck has only {size} cards"
+    why = over_deck(counts, table_cards(table))
+    if why is not None:
+        return f"no table of this game holds these melds: {why}"
     jokers = counts.get(Card.parse("JK"), 0)
-    if len(req.retrievals) > jokers:
-        raise _too_large(f"{len(req.retrievals)} retrievals: the deck has {jokers} jokers")
+    if retrievals > jokers:
+        return f"{retrievals} retrievals: the deck has {jokers} jokers"
+    return None
 
 
 def _hand_fits(rules: Any, req: HandRequest) -> None:
@@ -371,28 +391,25 @@ def _router() -> APIRouter:
                 ErrorCode.WRONG_FAMILY, "tables are checked in manipulation games", 422
             )
         _check_fits(live.rules, req)
-        # Refuse over budget before the view and the game's copy are made.
+        # Refuse over budget before the position is taken.
         _workers(request).admit(client_key(request))
         match = live.match
-        view = match.view(seat).to_json()
+        game = match.game
         local = match.seats.index(seat) if seat in match.seats else None
+        # The play's commit checks need the position only when it is the seat's turn to play;
+        # the position is a few strings (the game plays on while a worker judges).
         my_turn = (
-            local is not None
-            and view.get("seat") == view.get("current")
-            and "play" in view.get("legal", [])
+            local is not None and game.current == local and ActionKind.PLAY in game.legal_kinds()
         )
-        # A copy: the game plays on while a worker judges.
-        game = match.game.copy() if my_turn else None
         return await _workers(request).run(
             client_key(request),
             check_job,
-            live.rules,
+            live.packed_rules,
             req.table,
-            opened=bool(view.get("seat") is not None and view["opened"][view["seat"]]),
+            opened=local is not None and bool(game.opened[local]),
             hand_only=req.hand_only,
             retrievals=req.retrievals,
-            game=game,
-            seat=local,
+            position=game.play_position(local) if my_turn else None,
         )
 
     @router.post(
@@ -412,7 +429,7 @@ def _router() -> APIRouter:
                 ErrorCode.NOT_SEATED, "this seat does not play the current round", 409
             )
         answer = await _workers(request).run(
-            client_key(request), hint_job, live.rules, view, req.lang
+            client_key(request), hint_job, live.packed_rules, view, req.lang
         )
         if "refused" in answer:
             raise ServiceError(ErrorCode.NO_HINT, answer["refused"], 422)
@@ -438,7 +455,7 @@ def _router() -> APIRouter:
         answer = await _workers(request).run(
             client_key(request),
             hand_job,
-            live.rules,
+            live.packed_rules,
             view["hand"] or [],
             view["indicator"],
             groups=req.groups,

@@ -35,7 +35,7 @@ from .errors import ErrorCode, ServiceError
 from .jobs import warm
 from .settings import Settings
 
-__all__ = ["CpuBudget", "Workers", "busy_error"]
+__all__ = ["WORKER_NICE", "CpuBudget", "Workers", "busy_error"]
 
 log = logging.getLogger("openrummy.server")
 
@@ -103,11 +103,16 @@ class CpuBudget:
         return self.left >= self.burst
 
 
+WORKER_NICE = 19
+"""The worker processes' ``nice``: the lowest priority, so the event loop (and every other
+table's actions) wins the CPU whenever both want it; idle cores still go to the judging."""
+
+
 def _worker_start() -> None:
-    """A worker process yields the CPU to the server's event loop (a lower priority), then
-    imports what the jobs use."""
+    """A worker process yields the CPU to the server's event loop (the lowest priority),
+    then imports what the jobs use."""
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(WORKER_NICE - os.nice(0))
     warm()
 
 
