@@ -269,9 +269,10 @@ class ActionMenu:
         return out
 
 
-def menu(match: Match, plays: int) -> ActionMenu:
+def menu(match: Match, plays: int, *, solver: bool = True) -> ActionMenu:
     """The discrete menu of the seat to move: every listed legal action with an id, and for
-    manipulation games up to ``plays`` candidate plays (the solver's best first)."""
+    manipulation games up to ``plays`` candidate plays (the solver's best first; without
+    it when ``solver`` is False)."""
     seat = match.current
     actions: dict[int, Action] = {}
     game = match.game
@@ -298,4 +299,4 @@ def menu(match: Match, plays: int) -> ActionMenu:
             actions.setdefault(SECOND0 + action.finish.index, action)
     if not isinstance(game, ManipulationGame) or match.is_over:
         return ActionMenu(seat, actions)
-    return ActionMenu(seat, MenuActions(actions, game.candidate_menu(plays), match.seats))
+    return ActionMenu(seat, MenuActions(actions, game.candidate_menu(plays, solver=solver), match.seats))

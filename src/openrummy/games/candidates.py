@@ -45,9 +45,10 @@ __all__ = ["CandidateMenu"]
 class CandidateMenu(Sequence[Play]):
     """``list(game.candidate_plays(limit))``, with :func:`len` known without the solver's
     play wherever possible (see the module docstring). The menu is a snapshot: it stays
-    the menu of the position it was made in."""
+    the menu of the position it was made in. ``solver=False``: the small plays only (the
+    first ``limit`` that pass the commit checks), without the solver's play."""
 
-    def __init__(self, game: ManipulationGame, limit: int) -> None:
+    def __init__(self, game: ManipulationGame, limit: int, *, solver: bool = True) -> None:
         self._plays: list[Play] | None = None
         """Every play, once known."""
         self._small: list[Play] = []
@@ -66,6 +67,10 @@ class CandidateMenu(Sequence[Play]):
         self._hand: tuple[Card, ...] = tuple(game.hands[seat])
         self._opened = game.opened[seat]
         self._valid: Callable[[Play], bool] = game.play_checker(seat)
+        if not solver:
+            # the small plays alone (a menu without the solver's play)
+            self._plays = self._list_small(game, check=not (self._opened and _exact(game.rules)))
+            return
         if not _exact(game.rules):
             self._plays = self._eager(game)
             return

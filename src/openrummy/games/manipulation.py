@@ -444,13 +444,13 @@ class ManipulationGame:
             if play is not None:
                 yield play
 
-    def candidate_menu(self, limit: int = 20) -> CandidateMenu:
+    def candidate_menu(self, limit: int = 20, *, solver: bool = True) -> CandidateMenu:
         """The plays of :meth:`candidate_plays` as a sequence whose length is known at once;
         the solver's play is searched for only when needed (see
-        :mod:`openrummy.games.candidates`)."""
+        :mod:`openrummy.games.candidates`). ``solver=False``: the small plays only."""
         from .candidates import CandidateMenu
 
-        return CandidateMenu(self, limit)
+        return CandidateMenu(self, limit, solver=solver)
 
     def play_checker(self, seat: int) -> Callable[[Play], bool]:
         """A test of ``seat``'s plays against the commit checks of this position, kept for
