@@ -299,4 +299,6 @@ def menu(match: Match, plays: int, *, solver: bool = True) -> ActionMenu:
             actions.setdefault(SECOND0 + action.finish.index, action)
     if not isinstance(game, ManipulationGame) or match.is_over:
         return ActionMenu(seat, actions)
-    return ActionMenu(seat, MenuActions(actions, game.candidate_menu(plays, solver=solver), match.seats))
+    return ActionMenu(
+        seat, MenuActions(actions, game.candidate_menu(plays, solver=solver), match.seats)
+    )

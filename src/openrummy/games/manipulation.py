@@ -526,7 +526,11 @@ class ManipulationGame:
                 if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
                     continue
                 # a run grows only by a rank next to one of its ranks (K-A counts)
-                if run and card.rank % 13 + 1 not in ranks and (card.rank + 11) % 13 + 1 not in ranks:
+                if (
+                    run
+                    and card.rank % 13 + 1 not in ranks
+                    and (card.rank + 11) % 13 + 1 not in ranks
+                ):
                     continue
                 for grown in (
                     Meld((*meld.items, MeldItem.natural(card))),

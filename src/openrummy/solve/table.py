@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import pairwise
 from typing import Any
 
 from openrummy._memo import by_identity
@@ -615,7 +616,7 @@ def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = 
     ``key``: :func:`play_order_key` or a memo of it.
     """
     keys: list[Any] = [(key or play_order_key)(m) for m in table]
-    return all(a <= b for a, b in zip(keys, keys[1:], strict=False))
+    return all(a <= b for a, b in pairwise(keys))
 
 
 def play_order_key(meld: Meld) -> object:
