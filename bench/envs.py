@@ -8,7 +8,8 @@ runs too). Each step of the unbatched runs reads the observation and the mask of
 to move, as a learner would.
 
 Targets: Indian 13-card unbatched at least OpenSpiel gin_rummy's decisions/s;
-manipulation macro actions at least 1k steps/s; Rummikub primitive actions at least 10k
+manipulation macro actions at least 1k steps/s (also measured without the solver's play,
+``solver_play=False``); Rummikub primitive actions at least 10k
 steps/s unbatched (a primitive step is one workbench action or one engine action; the
 primitive runs take ten times as many steps).
 
@@ -46,14 +47,21 @@ FAMILIES: list[tuple[str, str, str]] = [
     ("indian21, 2 players", "indian21", "macro"),
     ("rummikub macro, 2 players", "rummikub", "macro"),
     ("robbers macro, 2 players", "robbers", "macro"),
+    ("rummikub macro, no solver play", "rummikub", "small"),
+    ("robbers macro, no solver play", "robbers", "small"),
     ("rummikub primitive, 2 players", "rummikub", "primitive"),
     ("robbers primitive, 2 players", "robbers", "primitive"),
 ]
 
 
 def unbatched(preset: str, steps: int, mode: str = "macro") -> float:
-    """Env steps per CPU second: observe + mask + step with a random masked policy."""
-    env = PrimitiveRummyEnv(preset) if mode == "primitive" else RummyEnv(preset)
+    """Env steps per CPU second: observe + mask + step with a random masked policy
+    (``mode="small"``: macro actions without the solver's play)."""
+    env = (
+        PrimitiveRummyEnv(preset)
+        if mode == "primitive"
+        else RummyEnv(preset, solver_play=mode != "small")
+    )
     rng = random.Random(0)
     done = 0
     episode = 0
@@ -76,7 +84,13 @@ def batched(preset: str, steps: int, workers: int, mode: str = "macro") -> float
     and its random-bot opponent both counted (primitive: the learner's workbench actions
     too)."""
     fns: list[Callable[[], gymnasium.Env[dict[str, np.ndarray], np.int64]]] = [
-        lambda: SingleAgentEnv(preset, opponents="random", action_mode=mode) for _ in range(workers)
+        lambda: SingleAgentEnv(
+            preset,
+            opponents="random",
+            action_mode="primitive" if mode == "primitive" else "macro",
+            solver_play=mode != "small",
+        )
+        for _ in range(workers)
     ]
     envs = gymnasium.vector.AsyncVectorEnv(
         fns, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP

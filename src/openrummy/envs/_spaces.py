@@ -10,7 +10,8 @@ turn order, and so on, so a policy learns one seat's point of view for every sea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -29,6 +30,7 @@ from openrummy.games.actions import (
     Show,
     TakeDiscard,
 )
+from openrummy.games.candidates import CandidateMenu
 from openrummy.games.families import Match
 from openrummy.games.indian import IndianGame, IndianPhase, SeatStatus
 from openrummy.games.manipulation import ManipulationGame, Phase
@@ -41,6 +43,7 @@ from ._declare import could_declare
 __all__ = [
     "CARD_KINDS",
     "ActionMenu",
+    "MenuActions",
     "ObservationLayout",
     "action_size",
     "card_kinds",
@@ -228,12 +231,41 @@ def action_size(rules: Rules, plays: int) -> int:
     return SECOND0 + (CARD_KINDS if isinstance(rules, IndianRules) else plays)
 
 
+class MenuActions(Mapping[int, Action]):
+    """A manipulation menu's actions by id: the listed actions, then the macro plays from
+    ``SECOND0`` on, each play made (and the solver asked, if it must be) only when looked
+    up; the ids are known at once."""
+
+    def __init__(
+        self, listed: dict[int, Action], plays: CandidateMenu, seats: Sequence[int]
+    ) -> None:
+        self._listed = listed
+        self._plays = plays
+        self._seats = seats
+
+    def __getitem__(self, key: int) -> Action:
+        if key in self._listed:
+            return self._listed[key]
+        i = key - SECOND0
+        if not 0 <= i < len(self._plays):
+            raise KeyError(key)
+        play = self._plays[i]
+        return dataclasses.replace(play, seat=self._seats[play.seat])
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._listed
+        yield from range(SECOND0, SECOND0 + len(self._plays))
+
+    def __len__(self) -> int:
+        return len(self._listed) + len(self._plays)
+
+
 @dataclass(frozen=True, slots=True)
 class ActionMenu:
     """The actions the seat to move may take now, by discrete action id."""
 
     seat: int
-    actions: dict[int, Action]
+    actions: Mapping[int, Action]
 
     def mask(self, size: int) -> Mask:
         out = np.zeros(size, np.int8)
@@ -242,9 +274,10 @@ class ActionMenu:
         return out
 
 
-def menu(match: Match, plays: int) -> ActionMenu:
+def menu(match: Match, plays: int, *, solver: bool = True) -> ActionMenu:
     """The discrete menu of the seat to move: every listed legal action with an id, and for
-    manipulation games up to ``plays`` candidate plays (the solver's best first)."""
+    manipulation games up to ``plays`` candidate plays (the solver's best first; without
+    it when ``solver`` is False)."""
     seat = match.current
     actions: dict[int, Action] = {}
     game = match.game
@@ -269,8 +302,8 @@ def menu(match: Match, plays: int) -> ActionMenu:
             actions[DISCARD0 + action.card.index] = action
         elif isinstance(action, Declare):
             actions.setdefault(SECOND0 + action.finish.index, action)
-    if isinstance(match.rules, IndianRules):
+    if not isinstance(game, ManipulationGame) or match.is_over:
         return ActionMenu(seat, actions)
-    for i, play in enumerate(match.candidate_plays(plays)):
-        actions[SECOND0 + i] = play
-    return ActionMenu(seat, actions)
+    return ActionMenu(
+        seat, MenuActions(actions, game.candidate_menu(plays, solver=solver), match.seats)
+    )

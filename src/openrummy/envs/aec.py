@@ -63,7 +63,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     ``players`` seats ``player_0`` … play ``unit`` (``"round"`` or ``"match"``) of ``preset``
     with rule ``options``. ``plays``: how many macro plays a manipulation menu offers.
     ``reward``: ``"score"`` or ``"win_loss"``. ``max_steps``: a cap on the actions of an
-    episode; reaching it truncates the episode and pays nothing.
+    episode; reaching it truncates the episode and pays nothing. ``solver_play=False``
+    leaves the solver's best play out of the macro menu (only the small plays: faster).
     """
 
     metadata: dict[str, object] = {  # noqa: RUF012 - PettingZoo reads it as a class attribute
@@ -85,6 +86,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         family: str | None = None,
         name: str | None = None,
+        solver_play: bool = True,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -100,6 +102,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.unit = unit
         self.reward_mode = reward
         self.plays = plays
+        self.solver_play = solver_play
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.layout = layout(self.rules, players)
@@ -253,7 +256,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
                 assert isinstance(self.match, IndianMatch)
                 self._menu = ActionMenu(self.match.current, fast.menu(self.match))
             else:
-                self._menu = menu(self.match, self.plays)
+                self._menu = menu(self.match, self.plays, solver=self.solver_play)
         return self._menu
 
     def _indian(self) -> IndianFastPath | None:

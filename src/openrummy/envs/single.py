@@ -63,6 +63,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         penalty: float = -1.0,
         render_mode: str | None = None,
         action_mode: str = "macro",
+        solver_play: bool = True,
     ) -> None:
         if invalid_action not in INVALID_ACTION:
             raise ConfigError(f"invalid_action {invalid_action!r}: use 'raise' or 'penalty'")
@@ -81,7 +82,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Floats | Mask], np.int64]):
         if action_mode == "primitive":
             self.aec = PrimitiveRummyEnv(preset, options, **common)
         else:
-            self.aec = RummyEnv(preset, options, **common)
+            self.aec = RummyEnv(preset, options, solver_play=solver_play, **common)
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise ConfigError(f"{players} players need {players - 1} opponents, not {len(names)}")

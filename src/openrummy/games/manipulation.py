@@ -64,6 +64,7 @@ from .jsonvalue import JsonObject
 from .legal import LegalActions
 
 if TYPE_CHECKING:
+    from .candidates import CandidateMenu
     from .views import ManipulationView
 
 __all__ = [
@@ -491,36 +492,100 @@ class ManipulationGame:
             play = fresh(best.table)
             if play is not None:
                 yield play
-        for table in self._small_tables():
+        for table in self.small_tables():
             if len(seen) >= limit:
                 return
             play = fresh(table)
             if play is not None:
                 yield play
 
-    def _small_tables(self) -> Iterator[tuple[Meld, ...]]:
-        """Tables one small step from the current one: a new meld of three, or one lay-off."""
-        from itertools import combinations
+    def candidate_menu(self, limit: int = 20, *, solver: bool = True) -> CandidateMenu:
+        """The plays of :meth:`candidate_plays` as a sequence whose length is known at once;
+        the solver's play is searched for only when needed (see
+        :mod:`openrummy.games.candidates`). ``solver=False``: the small plays only."""
+        from .candidates import CandidateMenu
 
+        return CandidateMenu(self, limit, solver=solver)
+
+    def play_checker(self, seat: int) -> Callable[[Play], bool]:
+        """A test of ``seat``'s plays against the commit checks of this position, kept for
+        this position (a snapshot: later actions do not change its answers)."""
+        rules = self.rules
+        table = self.table
+        hand = tuple(self.hands[seat])
+        opened = self.opened[seat]
+        owners = self.owners
+        opened_before = self._opened_at_turn_start
+        started = self.turn_started_at
+
+        def valid(play: Play) -> bool:
+            elapsed = None
+            if play.at is not None and started is not None:
+                elapsed = play.at - started
+            return not analyze_play(
+                rules,
+                table_before=table,
+                hand=hand,
+                table_after=play.table,
+                opened=opened,
+                retrievals=play.retrievals,
+                elapsed=elapsed,
+                mover=seat,
+                owners_before=owners,
+                opened_before_turn=opened_before,
+            ).violations
+
+        return valid
+
+    def small_tables(self) -> Iterator[tuple[Meld, ...]]:
+        """Tables one small step from the current one for the seat to move: a new meld of
+        three hand cards, or one lay-off (not yet checked against the commit rules)."""
         from openrummy.melds import MeldItem
 
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
-        for trio in combinations(hand, 3):
-            # Only printed jokers are wild here: the naturals of a set share a rank, those
-            # of a run a suit; most trios fail this before a meld is built.
-            naturals = [c for c in trio if not c.is_joker]
-            if len({c.rank for c in naturals}) > 1 and len({c.suit for c in naturals}) > 1:
-                continue
-            meld = Meld.of(trio)
-            for option in meld.assignments(mr) if len(naturals) < 3 else [meld]:
-                if option.is_valid(mr):
-                    yield (*self.table, option.normalized(mr))
+        info = [(c.is_joker, c.rank, c.suit) for c in hand]
+        n = len(hand)
+        # Only printed jokers are wild here: the naturals of a set share a rank, those of a
+        # run a suit. Trios come in the order of itertools.combinations; a pair of naturals
+        # that shares neither rank nor suit rules out every trio that holds it. The hand's
+        # kinds are distinct, so a trio holds at most one joker.
+        for i in range(n - 2):
+            ja, ra, sa = info[i]
+            for j in range(i + 1, n - 1):
+                jb, rb, sb = info[j]
+                if not ja and not jb and ra != rb and sa != sb:
+                    continue
+                for k in range(j + 1, n):
+                    jc, rc, sc = info[k]
+                    if ja:
+                        fits = rb == rc or sb == sc
+                    elif jb:
+                        fits = ra == rc or sa == sc
+                    elif jc:
+                        fits = True
+                    else:
+                        fits = (ra == rb == rc) or (sa == sb == sc)
+                    if not fits:
+                        continue
+                    meld = Meld.of((hand[i], hand[j], hand[k]))
+                    options = meld.assignments(mr) if ja or jb or jc else [meld]
+                    for option in options:
+                        if option.is_valid(mr):
+                            yield (*self.table, option.normalized(mr))
         for i, meld in enumerate(self.table):
             ranks = {it.identity.rank for it in meld.items}
             suits = {it.identity.suit for it in meld.items}
+            run = len(ranks) > 1
             for card in hand:
                 if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
+                    continue
+                # a run grows only by a rank next to one of its ranks (K-A counts)
+                if (
+                    run
+                    and card.rank % 13 + 1 not in ranks
+                    and (card.rank + 11) % 13 + 1 not in ranks
+                ):
                     continue
                 for grown in (
                     Meld((*meld.items, MeldItem.natural(card))),

@@ -31,6 +31,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import pairwise
+from typing import Any
 
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
@@ -56,7 +58,16 @@ from openrummy.solve._problem import (
 from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
-__all__ = ["BestPlay", "arrange", "best_play", "can_arrange", "table_cards"]
+__all__ = [
+    "BestPlay",
+    "arrange",
+    "best_play",
+    "can_arrange",
+    "can_place",
+    "in_play_order",
+    "play_order_key",
+    "table_cards",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,6 +581,47 @@ def best_play(
         opening=opening,
         before=tuple(melds),
     )
+
+
+def can_place(
+    rules: ManipulationRules,
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    *,
+    settings: SolverSettings = DEFAULT_SETTINGS,
+) -> bool:
+    """True when a player who has opened can place at least one hand card on ``table``:
+    exactly ``best_play(rules, table, hand).count > 0``, answered by one question of the
+    search ("is one card reachable?") without building melds.
+
+    With ``joker.mobility = ONLY_VIA_REPLACEMENT`` (melds the solver leaves as they are)
+    :func:`best_play` answers. Raises as :func:`best_play` does.
+    """
+    tiles = rules.deck.kind is DeckKind.TILES
+    melds = _validate_table(rules, table)
+    if _frozen(rules, melds):
+        return best_play(rules, melds, hand, keep_melds=False, settings=settings).count > 0
+    t_cards = [_norm_card(c, tiles) for c in table_cards(melds)]
+    h_cards = [_norm_card(c, tiles) for c in hand]
+    _check_supply(rules, t_cards + h_cards)
+    solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
+    return solver.solve(t_cards, melds=False, target=solver.big).score != NEG
+
+
+def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = None) -> bool:
+    """True when ``table``'s melds stand in the order of :func:`best_play`'s new melds.
+
+    Without kept melds (``keep_melds=False``) and for a player who has opened, the table
+    of a :func:`best_play` answer is in this order, so a table that is not cannot be one.
+    ``key``: :func:`play_order_key` or a memo of it.
+    """
+    keys: list[Any] = [(key or play_order_key)(m) for m in table]
+    return all(a <= b for a, b in pairwise(keys))
+
+
+def play_order_key(meld: Meld) -> object:
+    """The sort key of :func:`best_play`'s new melds (see :func:`in_play_order`)."""
+    return _meld_order(meld)
 
 
 def _open_then_play(

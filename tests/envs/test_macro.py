@@ -1,0 +1,171 @@
+"""Macro actions: the menu is exactly the engine's ``candidate_plays`` (its length known
+without the solver's play where it can be), and seeded trajectories are the ones recorded
+before the menu was made lazy (golden digests)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from openrummy.cards import Card
+from openrummy.envs import RummyEnv
+from openrummy.envs._spaces import SECOND0
+from openrummy.games.actions import ActionKind, Play
+from openrummy.games.manipulation import ManipulationGame
+from openrummy.melds import Meld, MeldItem
+
+# Recorded with the eager menu (``list(match.candidate_plays(plays))`` at every turn).
+GOLDEN = {
+    ("rummikub", 1, 150, 2): "96db33c05f36a4831028af19d3dcf7e5e399a8d01f571fdeda29aa7a9547de1b",
+    ("rummikub", 2, 150, 3): "6314a74d689c119456679afd37bbd5ea00dc69c414aedc2f04902a73e47a7237",
+    ("robbers", 3, 150, 2): "9fb645f629574690d653769fd6e9f0d4e193450fc683539225f07c950d69bd1e",
+    ("robbers", 4, 150, 3): "e7f6ec993603cad95112ca7bf8784dc037f5cf3745fe71470205cca20848aa9e",
+}
+
+
+def macro_digest(preset: str, seed: int, steps: int, players: int) -> str:
+    """A digest of a masked-random macro trajectory: every mask, observation and chosen
+    action (as text), over as many episodes as ``steps`` takes."""
+    env = RummyEnv(preset, players=players)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset()
+            agent = env.agent_selection
+        obs = env.observe(agent)
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        chosen = env.action_menu().actions[action]
+        h.update(f"{agent}|{action}|{chosen}|".encode())
+        h.update(obs["action_mask"].tobytes())
+        h.update(obs["observation"].tobytes())
+        env.step(action)
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("key", sorted(GOLDEN), ids=lambda k: f"{k[0]}-{k[3]}p")
+def test_seeded_macro_trajectories_match_the_recorded_digests(
+    key: tuple[str, int, int, int],
+) -> None:
+    assert macro_digest(*key) == GOLDEN[key]
+
+
+def _reference_small_tables(game: ManipulationGame) -> Iterator[tuple[Meld, ...]]:
+    """Every trio of ``itertools.combinations`` and every lay-off, checked one by one."""
+    mr = game.rules.meld_rules
+    hand = sorted(set(game.hands[game.current]), key=Card.sort_key)
+    for trio in combinations(hand, 3):
+        meld = Meld.of(trio)
+        options = meld.assignments(mr) if any(c.is_joker for c in trio) else [meld]
+        for option in options:
+            if option.is_valid(mr):
+                yield (*game.table, option.normalized(mr))
+    for i, meld in enumerate(game.table):
+        for card in hand:
+            if card.is_joker:
+                continue
+            for grown in (
+                Meld((*meld.items, MeldItem.natural(card))),
+                Meld((MeldItem.natural(card), *meld.items)),
+            ):
+                if grown.is_valid(mr):
+                    table = list(game.table)
+                    table[i] = grown.normalized(mr)
+                    yield tuple(table)
+
+
+@pytest.mark.parametrize(
+    ("preset", "steps"),
+    [("rummikub", 70), ("robbers", 50), ("robbers_s003", 20), ("vatikan_pagat", 30)],
+)
+def test_candidate_menu_holds_exactly_the_candidate_plays(preset: str, steps: int) -> None:
+    """Along a masked-random trajectory: the lazy menu's length (known first) and plays are
+    ``candidate_plays``'s, and the pruned small tables are every small table."""
+    check_menus(preset, steps, seed=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["rummikub", "robbers", "robbers_s003", "vatikan_s000"])
+def test_candidate_menu_holds_exactly_the_candidate_plays_over_long_runs(preset: str) -> None:
+    check_menus(preset, 600, seed=6)
+
+
+def check_menus(preset: str, steps: int, seed: int) -> None:
+    env = RummyEnv(preset)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    lazy = 0
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset()
+            agent = env.agent_selection
+        game = env.match.game
+        assert isinstance(game, ManipulationGame)
+        assert list(game.small_tables()) == list(_reference_small_tables(game))
+        for limit in (1, 8):
+            menu = game.candidate_menu(limit)
+            n = len(menu)
+            lazy += not menu.solved and n > 0
+            assert list(menu) == list(game.candidate_plays(limit))
+            assert len(menu) == n
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    if preset != "vatikan_pagat":  # jokers move only by replacement there: always eager
+        assert lazy > 0
+
+
+def test_plays_after_the_first_need_no_solver_when_it_is_not_among_them() -> None:
+    env = RummyEnv("rummikub")
+    env.reset(seed=7)
+    rng = random.Random(7)
+    for _ in range(400):
+        game = env.match.game
+        assert isinstance(game, ManipulationGame)
+        menu = game.candidate_menu(8)
+        if len(menu) >= 2 and not menu.solved:
+            rest = list(menu[1:])
+            assert not menu.solved
+            assert [menu[0], *rest] == list(game.candidate_plays(8))
+            assert menu.solved
+            return
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset()
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    pytest.fail("no menu of two plays or more without the solver's play")
+
+
+def test_without_the_solver_play_the_menu_is_the_first_valid_small_plays() -> None:
+    env = RummyEnv("rummikub", solver_play=False, plays=4)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    seen = 0
+    for _ in range(60):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset()
+            agent = env.agent_selection
+        game = env.match.game
+        assert isinstance(game, ManipulationGame)
+        want: list[Play] = []
+        if ActionKind.PLAY in game.legal_kinds():
+            for table in _reference_small_tables(game):
+                play = Play(game.current, table)
+                if play not in want and game.can_play(play) and len(want) < 4:
+                    want.append(play)
+        got = [a for i, a in sorted(env.action_menu().actions.items()) if i >= SECOND0]
+        assert got == want
+        seen += len(want)
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert seen > 0
