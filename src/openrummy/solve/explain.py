@@ -298,12 +298,15 @@ def explain(
     *,
     lang: str = "en",
     rules: MeldRules | None = None,
+    tiles: bool = False,
 ) -> list[str]:
     """Numbered steps in English (``lang="en"``) or German (``"de"``): the messages of
-    :func:`explain_messages` in words, cards and tiles as the table shows them."""
+    :func:`explain_messages` in words, cards and tiles as the table shows them (at a tile
+    table, ``tiles``, the steps say tile and rack)."""
     if lang not in LANGS:
         raise ValueError(f"language {lang!r}: use 'en' or 'de'")
-    return [render(m, lang, label=card_label) for m in explain_messages(before, after, rules)]
+    msgs = explain_messages(before, after, rules)
+    return [render(m, lang, label=card_label, tiles=tiles) for m in msgs]
 
 
 def _replay_one(work: list[list[MeldItem]], st: Step) -> list[list[MeldItem]]:

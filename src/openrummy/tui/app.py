@@ -235,25 +235,32 @@ class Help(ModalScreen[None]):
         keys: tuple[tuple[str, str, str, bool], ...],
         how: str,
         bots: tuple[str, ...] = (),
+        *,
+        tiles: bool = False,
     ) -> None:
         super().__init__()
         self.lang, self.keys, self.how, self.bots = lang, keys, how, bots
+        self.tiles = tiles
+        """At a tile table (Rummikub) the help says tile and rack."""
+
+    def words(self, key: str) -> str:
+        return t(key, self.lang, tiles=self.tiles)
 
     def compose(self) -> ComposeResult:
         text = Text()
-        text.append(t("ui.help_title", self.lang) + "\n\n", style="bold")
-        text.append(t(self.how, self.lang) + "\n\n")
+        text.append(self.words("ui.help_title") + "\n\n", style="bold")
+        text.append(self.words(self.how) + "\n\n")
         rows = [*self.keys, ("←→↑↓", "", "key.cursor", True), ("Esc", "", "key.clear", True)]
         for key, _action, desc, _show in rows:
             shown = key.split(",")[0].replace("question_mark", "?")
             text.append(f"  {shown:<8}", style="bold")
-            text.append(t(desc, self.lang) + "\n")
-        text.append("\n" + t("ui.help_mouse", self.lang) + "\n")
+            text.append(self.words(desc) + "\n")
+        text.append("\n" + self.words("ui.help_mouse") + "\n")
         if self.bots:
-            text.append("\n" + t("ui.help_bots", self.lang) + "\n", style="bold")
+            text.append("\n" + self.words("ui.help_bots") + "\n", style="bold")
             for line in self.bots:
                 text.append(f"  {line}\n")
-        text.append(t("ui.help_close", self.lang))
+        text.append(self.words("ui.help_close"))
         with VerticalScroll(classes="dialog wide"):
             yield Static(text)
 
@@ -279,13 +286,23 @@ class GameScreen(Screen[None]):
         self._labels: dict[str, str] = {}
         self._clock_shown = ""
         for key, action, desc, show in self.KEYS:
-            self._bindings.bind(key, action, t(desc, self.lang), show=show)
+            self._bindings.bind(key, action, self.words(desc), show=show)
         for key, action in _CURSOR_KEYS:
             self._bindings.bind(key, action, "", show=False)
 
     def app_mono(self) -> bool:
         app = self.app
         return isinstance(app, RummyApp) and app.mono
+
+    @property
+    def tiles(self) -> bool:
+        """Whether the table plays with tiles (Rummikub): its words say tile and rack."""
+        return self.session.tiles
+
+    def words(self, key: str, **params: object) -> str:
+        """The app's own words for ``key`` in the table's language (their tile forms at a
+        tile table)."""
+        return t(key, self.lang, tiles=self.tiles, **params)
 
     @property
     def rummy(self) -> RummyApp:
@@ -301,7 +318,7 @@ class GameScreen(Screen[None]):
         yield RichLog(id="log", wrap=True, max_lines=200)
         with Horizontal(id="bar"):
             for ident, key in self.buttons():
-                yield Button(t(key, self.lang), id=ident, compact=True)
+                yield Button(self.words(key), id=ident, compact=True)
         yield KeyFooter()
 
     def buttons(self) -> list[tuple[str, str]]:
@@ -343,9 +360,9 @@ class GameScreen(Screen[None]):
         if clock.seat != s.human and clock.seat < len(s.names):
             out.append(s.names[clock.seat].split(" (")[0] + ": ")
         style = "" if self.mono else ("red" if clock.left <= 10 else "cyan")
-        out.append("⏱ " + t("ui.time_left", self.lang, seconds=clock_text(clock.turn)), style)
+        out.append("⏱ " + self.words("ui.time_left", seconds=clock_text(clock.turn)), style)
         if clock.bank is not None:
-            bank = t("ui.time_bank", self.lang, seconds=clock_text(clock.bank))
+            bank = self.words("ui.time_bank", seconds=clock_text(clock.bank))
             out.append(" · " + bank, "" if self.mono or clock.turn > 0 else "yellow")
         out.append(" · ")
         return out
@@ -391,7 +408,7 @@ class GameScreen(Screen[None]):
         accepted, lines = self.session.act(text)
         if not lines:
             if accepted:  # sent to the server: its answer redraws the table
-                self.say(t("ui.remote_sent", self.lang))
+                self.say(self.words("ui.remote_sent"))
             return accepted
         self.log_lines(lines)
         self.say(lines[-1], "green" if accepted else "red")
@@ -444,7 +461,7 @@ class GameScreen(Screen[None]):
             for s, total in enumerate(view.match.totals)
             if s < len(self.session.names)
         ]
-        return t("ui.totals", self.lang, totals=" · ".join(parts))
+        return self.words("ui.totals", totals=" · ".join(parts))
 
     def end_of_game(self) -> None:
         if self._ended:
@@ -452,19 +469,19 @@ class GameScreen(Screen[None]):
         self._ended = True
         over = [e for e in self.session.events if e.code is EventCode.MATCH_OVER]
         text = (
-            render(over[-1], self.lang, self.session.names)
+            render(over[-1], self.lang, self.session.names, tiles=self.tiles)
             if over
-            else t("ui.game_over", self.lang)
+            else self.words("ui.game_over")
         )
         options = [
-            t("ui.new_game", self.lang),
-            t("ui.save_record", self.lang),
-            t("ui.quit", self.lang),
+            self.words("ui.new_game"),
+            self.words("ui.save_record"),
+            self.words("ui.quit"),
         ]
         if self.session.remote:
             # The server keeps the record; a new game is a new table (the lobby).
-            options = [t("ui.quit", self.lang)]
-            text += "\n" + t("ui.remote_record", self.lang, url=self._record_url())
+            options = [self.words("ui.quit")]
+            text += "\n" + self.words("ui.remote_record", url=self._record_url())
 
         def chosen(k: int | None) -> None:
             if self.session.remote:
@@ -490,7 +507,9 @@ class GameScreen(Screen[None]):
         return session.record_url if isinstance(session, RemoteSession) else ""
 
     def action_help(self) -> None:
-        self.app.push_screen(Help(self.lang, self.KEYS, self.HOW, self.bot_levels()))
+        self.app.push_screen(
+            Help(self.lang, self.KEYS, self.HOW, self.bot_levels(), tiles=self.tiles)
+        )
 
     def bot_levels(self) -> tuple[str, ...]:
         """What each bot of a local game plays like, for the bots chosen by level."""
@@ -507,21 +526,21 @@ class GameScreen(Screen[None]):
     def action_save(self) -> None:
         path = self.rummy.save_path
         if self.session.remote:
-            self.say(t("ui.remote_record", self.lang, url=self._record_url()), "yellow")
+            self.say(self.words("ui.remote_record", url=self._record_url()), "yellow")
             return
         try:
             self.session.save(path)
         except OSError as e:
-            self.say(t("ui.save_failed", self.lang, path=str(path), reason=str(e)), "red")
+            self.say(self.words("ui.save_failed", path=str(path), reason=str(e)), "red")
             return
-        self.say(t("ui.saved", self.lang, path=str(path)), "green")
+        self.say(self.words("ui.saved", path=str(path)), "green")
 
     def action_quit_game(self) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
                 self.app.exit()
 
-        self.app.push_screen(Confirm(t("ui.quit_confirm", self.lang), self.lang), answer)
+        self.app.push_screen(Confirm(self.words("ui.quit_confirm"), self.lang), answer)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id:
@@ -619,31 +638,29 @@ class ManipScreen(GameScreen):
         text = Text()
         text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
-            text.append(t("ui.round", self.lang, n=v.match.round + 1) + " · ")
+            text.append(self.words("ui.round", n=v.match.round + 1) + " · ")
         if s.over:
-            text.append(t("ui.game_over", self.lang))
+            text.append(self.words("ui.game_over"))
         elif s.my_turn:
-            text.append(
-                t("ui.your_turn", self.lang), style="bold green" if not self.mono else "bold"
-            )
+            text.append(self.words("ui.your_turn"), style="bold green" if not self.mono else "bold")
         else:
-            text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
-        text.append(" · " + t("ui.stock", self.lang, n=v.stock))
+            text.append(self.words("ui.turn_of", name=s.names[v.current]))
+        text.append(" · " + self.words("ui.stock", n=v.stock))
         if v.discard_top is not None:
-            text.append(" · " + t("ui.discard_top", self.lang) + ": ")
+            text.append(" · " + self.words("ui.discard_top") + ": ")
             text.append_text(card_text(v.discard_top, self.lang, mono=self.mono))
         others = [
             f"{s.names[i].split(' (')[0]}: {n}"
             for i, n in enumerate(v.hand_sizes)
             if n is not None and i != s.human
         ]
-        text.append(" · " + t("ui.cards_left", self.lang, hands=", ".join(others)))
+        text.append(" · " + self.words("ui.cards_left", hands=", ".join(others)))
         if check is not None and check.opening.required:
             op = check.opening
             if op.type == "RUN_FROM_HAND":
-                meter = t("ui.opening_run", self.lang, n=op.run_length)
+                meter = self.words("ui.opening_run", n=op.run_length)
             else:
-                meter = t("ui.opening_meter", self.lang, value=op.value, threshold=op.threshold)
+                meter = self.words("ui.opening_meter", value=op.value, threshold=op.threshold)
             mark = "✓" if op.met else "…"
             text.append("\n")
             text.append_text(self.clock_part())
@@ -658,7 +675,7 @@ class ManipScreen(GameScreen):
         width = max(20, self.size.width - 4)
         out = Text()
         if self.hint is not None:
-            out.append(t("ui.hint_title", self.lang) + "\n", style="bold")
+            out.append(self.words("ui.hint_title") + "\n", style="bold")
             for step in self.hint[1]:
                 out.append(step + "\n", style="" if self.mono else "green")
         line_len = 0
@@ -688,7 +705,11 @@ class ManipScreen(GameScreen):
                     style="" if self.mono else ("green" if mc.valid else "red"),
                 )
                 if not mc.valid:
-                    reason = render(mc.problem, self.lang) if mc.problem else (mc.reason or "")
+                    reason = (
+                        render(mc.problem, self.lang, tiles=self.tiles)
+                        if mc.problem
+                        else (mc.reason or "")
+                    )
                     problems.append(Text(f"✗{k + 1}: {reason}"))
             if fresh:
                 seg.append(" ★", style="" if self.mono else "yellow")
@@ -700,11 +721,11 @@ class ManipScreen(GameScreen):
             line_len += seg.cell_len
         if line_len:
             out.append("\n")
-        new = Text(t("ui.new_meld_target", self.lang), style="bold" if self.mono else "bold cyan")
+        new = Text(self.words("ui.new_meld_target"), style="bold" if self.mono else "bold cyan")
         new.stylize(Style(meta={"@click": "screen.drop_to('new')"}))
         out.append_text(new)
         if not self.turn.melds:
-            out.append("  " + t("ui.table_empty", self.lang))
+            out.append("  " + self.words("ui.table_empty"))
         for p in problems:
             out.append("\n")
             out.append_text(p)
@@ -712,7 +733,7 @@ class ManipScreen(GameScreen):
 
     def hand_text(self) -> Text:
         out = Text()
-        head = Text(t("ui.hand", self.lang), style="bold reverse" if self.row == -1 else "bold")
+        head = Text(self.words("ui.hand"), style="bold reverse" if self.row == -1 else "bold")
         head.stylize(Style(meta={"@click": "screen.drop_to('hand')"}))
         out.append_text(head)
         out.append(": ")
@@ -729,7 +750,7 @@ class ManipScreen(GameScreen):
                 )
             )
         if self.session.human is None:
-            out.append(t("ui.watching", self.lang))
+            out.append(self.words("ui.watching"))
         return out
 
     # -- keys and clicks -----------------------------------------------------------------------
@@ -737,7 +758,7 @@ class ManipScreen(GameScreen):
         """Say so and return True when the turn cannot be built now."""
         if self.can_play:
             return False
-        self.say(t("ui.not_your_turn", self.lang), "yellow")
+        self.say(self.words("ui.not_your_turn"), "yellow")
         return True
 
     def changed(self) -> None:
@@ -791,11 +812,11 @@ class ManipScreen(GameScreen):
 
     def _move(self, target: str) -> None:
         if not self.can_play:
-            self.say(t("ui.not_your_turn", self.lang), "yellow")
+            self.say(self.words("ui.not_your_turn"), "yellow")
             return
         problem = self.turn.move(sorted(self.turn.selected, key=self._order_key), target)
         if problem:
-            self.say(t(problem, self.lang), "yellow")
+            self.say(self.words(problem), "yellow")
         else:
             self.say("")
         self.changed()
@@ -822,7 +843,7 @@ class ManipScreen(GameScreen):
             return
         meld = self.cursor_meld()
         if meld is None or not self.turn.split(meld, self.col):
-            self.say(t("ui.split_how", self.lang), "yellow")
+            self.say(self.words("ui.split_how"), "yellow")
         self.changed()
 
     def action_join(self) -> None:
@@ -830,7 +851,7 @@ class ManipScreen(GameScreen):
             return
         meld = self.cursor_meld()
         if meld is None or not self.turn.join(meld):
-            self.say(t("ui.join_how", self.lang), "yellow")
+            self.say(self.words("ui.join_how"), "yellow")
         self.changed()
 
     def action_swap(self) -> None:
@@ -838,14 +859,14 @@ class ManipScreen(GameScreen):
             return
         cid = self.cursor_id()
         if len(self.turn.selected) != 1 or cid is None:
-            self.say(t("ui.swap_pick", self.lang), "yellow")
+            self.say(self.words("ui.swap_pick"), "yellow")
             return
         natural = next(iter(self.turn.selected))
         problem = self.turn.swap(natural, cid)
         if problem:
-            self.say(t(problem, self.lang), "yellow")
+            self.say(self.words(problem), "yellow")
         else:
-            self.say(t("ui.swapped", self.lang), "green")
+            self.say(self.words("ui.swapped"), "green")
         self.changed()
 
     def action_identity(self) -> None:
@@ -854,11 +875,11 @@ class ManipScreen(GameScreen):
         meld = self.cursor_meld()
         check = self._current_check()
         if meld is None or check is None:
-            self.say(t("ui.identity_how", self.lang), "yellow")
+            self.say(self.words("ui.identity_how"), "yellow")
             return
         mc = check.melds[self.row]
         if not mc.choices:
-            self.say(t("ui.identity_none", self.lang), "yellow")
+            self.say(self.words("ui.identity_none"), "yellow")
             return
         choices = list(mc.choices)
 
@@ -868,7 +889,7 @@ class ManipScreen(GameScreen):
             self.changed()
 
         self.app.push_screen(
-            Choose(t("ui.identity_title", self.lang), [m.pretty(self.lang) for m in choices]),
+            Choose(self.words("ui.identity_title"), [m.pretty(self.lang) for m in choices]),
             chosen,
         )
 
@@ -887,32 +908,32 @@ class ManipScreen(GameScreen):
         if self._not_playing():
             return
         if not self.turn.undo():
-            self.say(t("ui.nothing_to_undo", self.lang), "yellow")
+            self.say(self.words("ui.nothing_to_undo"), "yellow")
         self.changed()
 
     def action_reset(self) -> None:
         if self._not_playing():
             return
         self.turn.reset()
-        self.say(t("ui.turn_reset", self.lang))
+        self.say(self.words("ui.turn_reset"))
         self.changed()
 
     def action_done(self) -> None:
         if self._not_playing():
             return
         if not self.turn.dirty:
-            self.say(t("ui.nothing_placed", self.lang), "yellow")
+            self.say(self.words("ui.nothing_placed"), "yellow")
             return
         check = self._current_check()
         if check is not None and not check.ok:
-            reasons = [render(v.why, self.lang) for v in check.violations] or [
-                render(mc.problem, self.lang) if mc.problem else (mc.reason or "")
+            reasons = [render(v.why, self.lang, tiles=self.tiles) for v in check.violations] or [
+                render(mc.problem, self.lang, tiles=self.tiles) if mc.problem else (mc.reason or "")
                 for mc in check.melds
                 if not mc.valid
             ]
             if check.notation_error:
                 reasons.append(check.notation_error)
-            question = t("ui.will_fail", self.lang, reasons="; ".join(reasons))
+            question = self.words("ui.will_fail", reasons="; ".join(reasons))
 
             def answer(yes: bool | None) -> None:
                 if yes:
@@ -942,14 +963,14 @@ class ManipScreen(GameScreen):
         ids = list(self.turn.selected) or ([cursor] if cursor else [])
         found = self.turn.find(ids[0]) if len(ids) == 1 else None
         if found is None or found[1] is not None:
-            self.say(t("ui.nothing_selected", self.lang), "yellow")
+            self.say(self.words("ui.nothing_selected"), "yellow")
             return
         self.act(f"discard {found[0].card}")
 
     def action_hint(self) -> None:
         if self._not_playing():
             return
-        self.say(t("ui.thinking", self.lang))
+        self.say(self.words("ui.thinking"))
         self.find_hint(self.session.hint_job(), self._seen_key)
 
     @work(thread=True, exclusive=True, group="hint")
@@ -963,25 +984,27 @@ class ManipScreen(GameScreen):
         if key != self._seen_key or not self.can_play:
             return  # the game moved on while the solver thought
         if not isinstance(play, Play):
-            self.say(t("ui.no_hint", self.lang), "yellow")
+            self.say(self.words("ui.no_hint"), "yellow")
             return
         rules = self.session.rules
         assert isinstance(rules, ManipulationRules)
-        steps = explain(self.view.table, play.table, lang=self.lang, rules=rules.meld_rules)
+        steps = explain(
+            self.view.table, play.table, lang=self.lang, rules=rules.meld_rules, tiles=self.tiles
+        )
         # Shown above the table (no dialog: a screen of its own costs more than the hint).
         self.hint = (play, steps)
-        self.say(t("ui.hint_keys", self.lang), "green")
+        self.say(self.words("ui.hint_keys"), "green")
         self.refresh_all()
 
     def action_apply_hint(self) -> None:
         if self._not_playing():
             return
         if self.hint is None:
-            self.say(t("ui.hint_first", self.lang), "yellow")
+            self.say(self.words("ui.hint_first"), "yellow")
             return
         self.turn.apply_play(self.hint[0])
         self.hint = None
-        self.say(t("ui.hint_applied", self.lang), "green")
+        self.say(self.words("ui.hint_applied"), "green")
         self.changed()
 
 
@@ -1051,70 +1074,70 @@ class IndianScreen(GameScreen):
         text = Text()
         text.append(game_title(s.rules.name, s.rules.title, self.lang) + " ", style="bold")
         if v.match is not None:
-            text.append(t("ui.deal", self.lang, n=v.match.round + 1) + " · ")
+            text.append(self.words("ui.deal", n=v.match.round + 1) + " · ")
         if s.over:
-            text.append(t("ui.game_over", self.lang))
+            text.append(self.words("ui.game_over"))
         elif s.my_turn:
-            text.append(t("ui.your_turn", self.lang), style="bold" if self.mono else "bold green")
+            text.append(self.words("ui.your_turn"), style="bold" if self.mono else "bold green")
         else:
-            text.append(t("ui.turn_of", self.lang, name=s.names[v.current]))
-        text.append(" · " + t("ui.stock", self.lang, n=v.stock))
+            text.append(self.words("ui.turn_of", name=s.names[v.current]))
+        text.append(" · " + self.words("ui.stock", n=v.stock))
         text.append("\n")
         text.append_text(self.clock_part())
         text.append(self.standings_text())
         if v.match is not None and v.match.pool_threshold is not None:
-            text.append(" · " + t("ui.pool", self.lang, threshold=v.match.pool_threshold))
+            text.append(" · " + self.words("ui.pool", threshold=v.match.pool_threshold))
         return text
 
     def pile_text(self, v: IndianView) -> Text:
         out = Text()
-        out.append(t("ui.indicator", self.lang) + ": ")
+        out.append(self.words("ui.indicator") + ": ")
         out.append_text(card_text(v.indicator, self.lang, mono=self.mono))
-        out.append("   " + t("ui.discard_top", self.lang) + ": ")
+        out.append("   " + self.words("ui.discard_top") + ": ")
         top = v.discard_top
         if top is not None:
             out.append_text(card_text(top, self.lang, mono=self.mono, click="screen.do('take')"))
         else:
             out.append("—")
-        stock = Text("  [" + t("ui.draw_stock", self.lang) + "]", style="bold")
+        stock = Text("  [" + self.words("ui.draw_stock") + "]", style="bold")
         stock.stylize(Style(meta={"@click": "screen.do('draw')"}))
         out.append_text(stock)
         s = self.session
         for i, status in enumerate(v.statuses):
             if status is not None and i != s.human:
                 size = v.hand_sizes[i]
-                state = t(f"status.{status.value}", self.lang)
+                state = self.words(f"status.{status.value}")
                 out.append(f"\n{s.names[i]}: {size} · {state}")
         return out
 
     def hand_text(self, v: IndianView) -> Text:
         out = Text()
         if v.hand is None:
-            return Text(t("ui.watching", self.lang))
+            return Text(self.words("ui.watching"))
         judged = self.hand.judge()
         cur = self.cursor_card()
         for g, (group, check) in enumerate(zip(self.hand.groups, judged.groups, strict=True)):
             out.append(f"G{g + 1}:", style="bold")
             for hc in group:
                 out.append_text(self._card(hc.id, hc.card, cur))
-            mark = t(f"kind.{check.kind}", self.lang) if check.valid and check.kind else "✗"
+            mark = self.words(f"kind.{check.kind}") if check.valid and check.kind else "✗"
             out.append(
                 f" {mark}   ", style="" if self.mono else ("green" if check.valid else "red")
             )
         if self.hand.groups:
             out.append("\n")
-        head = Text(t("ui.loose", self.lang) + ":", style="bold")
+        head = Text(self.words("ui.loose") + ":", style="bold")
         head.stylize(Style(meta={"@click": "screen.do('loosen')"}))
         out.append_text(head)
         for hc in self.hand.loose:
             out.append_text(self._card(hc.id, hc.card, cur))
         dw = judged.deadwood
-        out.append("\n" + t("ui.deadwood", self.lang, points=dw.points))
+        out.append("\n" + self.words("ui.deadwood", points=dw.points))
         if v.current == self.session.human and ActionKind.DROP in self.session.legal():
             first, middle = self.session.rules.drop_values()  # type: ignore[union-attr]
             seat = self.session.human or 0
             cost = first if not v.draws[seat] else middle
-            out.append(" · " + t("ui.drop_cost", self.lang, points=cost))
+            out.append(" · " + self.words("ui.drop_cost", points=cost))
         return out
 
     def _card(self, card_id: str, card: Card, cur: str | None) -> Text:
@@ -1157,7 +1180,7 @@ class IndianScreen(GameScreen):
 
     def action_group(self) -> None:
         if not self.hand.group_selected():
-            self.say(t("ui.nothing_selected", self.lang), "yellow")
+            self.say(self.words("ui.nothing_selected"), "yellow")
         self.changed()
 
     def action_loosen(self) -> None:
@@ -1169,13 +1192,13 @@ class IndianScreen(GameScreen):
     def action_auto(self) -> None:
         judged = self.hand.judge(auto=True)
         if not self.hand.auto_arrange(judged):
-            self.say(t("ui.auto_none", self.lang), "yellow")
+            self.say(self.words("ui.auto_none"), "yellow")
         else:
             auto = judged.auto
             if auto is not None and auto.discard is not None:
                 ids = [hc.id for hc in self.hand.cards() if hc.card == auto.discard]
                 key = "ui.auto_declare" if auto.declare else "ui.auto_discard"
-                self.say(t(key, self.lang, card=auto.discard.pretty(self.lang)), "green")
+                self.say(self.words(key, card=auto.discard.pretty(self.lang)), "green")
                 if ids:
                     self.col = [hc.id for hc in self.hand.cards()].index(ids[-1])
         self.changed()
@@ -1195,32 +1218,32 @@ class IndianScreen(GameScreen):
         cid = self._chosen_card()
         hc = self.hand.find(cid) if cid else None
         if hc is None:
-            self.say(t("ui.nothing_selected", self.lang), "yellow")
+            self.say(self.words("ui.nothing_selected"), "yellow")
             return
         self.act(f"discard {hc.card}")
 
     def action_declare(self) -> None:
         if ActionKind.DECLARE not in self.session.legal():
-            self.say(t("ui.not_now", self.lang), "yellow")
+            self.say(self.words("ui.not_now"), "yellow")
             return
         cid = self._chosen_card()
         hc = self.hand.find(cid) if cid else None
         if hc is None:
-            self.say(t("ui.nothing_selected", self.lang), "yellow")
+            self.say(self.words("ui.nothing_selected"), "yellow")
             return
         verdict = self.hand.judge(finish=hc.card).declaration
         text = self.hand.declare_text(hc)
         if verdict is not None and verdict.valid:
-            question = t("ui.declare_ok", self.lang, card=hc.card.pretty(self.lang))
+            question = self.words("ui.declare_ok", card=hc.card.pretty(self.lang))
         else:
             reason = ""
             if verdict is not None:
                 reason = (
-                    render(verdict.problem, self.lang)
+                    render(verdict.problem, self.lang, tiles=self.tiles)
                     if isinstance(verdict.problem, Reason)
                     else (verdict.reason or "")
                 )
-            question = t("ui.declare_bad", self.lang, card=hc.card.pretty(self.lang), reason=reason)
+            question = self.words("ui.declare_bad", card=hc.card.pretty(self.lang), reason=reason)
 
         def answer(yes: bool | None) -> None:
             if yes:
@@ -1230,7 +1253,7 @@ class IndianScreen(GameScreen):
 
     def action_drop(self) -> None:
         if ActionKind.DROP not in self.session.legal():
-            self.say(t("ui.not_now", self.lang), "yellow")
+            self.say(self.words("ui.not_now"), "yellow")
             return
         v = self.view
         first, middle = self.session.rules.drop_values()  # type: ignore[union-attr]
@@ -1240,9 +1263,7 @@ class IndianScreen(GameScreen):
             if yes:
                 self.act("drop")
 
-        self.app.push_screen(
-            Confirm(t("ui.drop_confirm", self.lang, points=cost), self.lang), answer
-        )
+        self.app.push_screen(Confirm(self.words("ui.drop_confirm", points=cost), self.lang), answer)
 
 
 class Connecting(Screen[None]):

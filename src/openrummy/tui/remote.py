@@ -36,7 +36,7 @@ from openrummy.games.views import IndianView, ManipulationView, view_from_json
 from openrummy.messages import render
 from openrummy.rules import ManipulationRules, Rules, find_preset
 
-from .session import HintJob, TurnClock, reason_text, turn_clock
+from .session import HintJob, TurnClock, plays_tiles, reason_text, turn_clock
 from .text import bot_name, t
 
 __all__ = ["BACKOFF", "Listener", "RemoteSession", "Target", "ViewChecker", "parse_target"]
@@ -211,6 +211,10 @@ class RemoteSession:
         return isinstance(self._view, IndianView)
 
     @property
+    def tiles(self) -> bool:
+        return self._rules is not None and plays_tiles(self._rules)
+
+    @property
     def over(self) -> bool:
         v = self._view
         if v is not None and v.match is not None and v.match.outcome is not None:
@@ -240,7 +244,9 @@ class RemoteSession:
         try:
             parse_action(text, seat=self.seat)
         except RummyError as e:
-            return False, [t("ui.not_allowed", self.lang, reason=reason_text(e, self.lang))]
+            return False, [
+                t("ui.not_allowed", self.lang, reason=reason_text(e, self.lang, tiles=self.tiles))
+            ]
         ws = self._ws
         if ws is None or not self.welcomed:
             return False, [t("ui.remote_offline", self.lang)]
@@ -386,14 +392,20 @@ class RemoteSession:
                 self._table(msg.get("table"))
             elif kind == "notice":
                 data = msg.get("data")
-                line = render(data, self.lang, self.names) if data else str(msg.get("text", ""))
+                line = (
+                    render(data, self.lang, self.names, tiles=self.tiles)
+                    if data
+                    else str(msg.get("text", ""))
+                )
                 self._note(line)
                 self._say(line, "yellow")
             elif kind == "error":
                 self._error(msg)
         except (RummyError, KeyError, TypeError, ValueError) as e:
             # A message this client cannot read: ask for the whole state again.
-            why = reason_text(e, self.lang) if isinstance(e, RummyError) else str(e)
+            why = (
+                reason_text(e, self.lang, tiles=self.tiles) if isinstance(e, RummyError) else str(e)
+            )
             self._say(t("ui.remote_unreadable", self.lang, reason=why), "red")
             self._send_soon({"type": "sync"})
         return False
@@ -445,7 +457,7 @@ class RemoteSession:
         if isinstance(data, dict) and "code" in data:
             with contextlib.suppress(RummyError, KeyError, TypeError, ValueError):
                 self.events.append(Event.from_json(data))
-            return render(data, self.lang, self.names)
+            return render(data, self.lang, self.names, tiles=self.tiles)
         return str(entry.get("text", ""))
 
     def _table(self, table: object, *, quiet: bool = False) -> None:
@@ -457,7 +469,11 @@ class RemoteSession:
             try:
                 self._rules = find_preset(str(table["preset"]), table.get("options") or {})
             except (RummyError, ValueError) as e:
-                why = reason_text(e, self.lang) if isinstance(e, RummyError) else str(e)
+                why = (
+                    reason_text(e, self.lang, tiles=self.tiles)
+                    if isinstance(e, RummyError)
+                    else str(e)
+                )
                 self._fail(t("ui.remote_rules", self.lang, preset=table.get("preset"), reason=why))
                 return
         self.names = [self._seat_name(s) for s in table.get("seats") or []]
@@ -493,9 +509,9 @@ class RemoteSession:
         code = str(msg.get("code", ""))
         why = msg.get("why")
         reason = (
-            render(why, self.lang, self.names)
+            render(why, self.lang, self.names, tiles=self.tiles)
             if isinstance(why, dict)
-            else render({"reason": f"server.{code}"}, self.lang, self.names)
+            else render({"reason": f"server.{code}"}, self.lang, self.names, tiles=self.tiles)
         )
         if reason == f"server.{code}":
             reason = str(msg.get("message", code))

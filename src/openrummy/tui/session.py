@@ -26,11 +26,20 @@ from openrummy.games.manipulation import ManipulationGame, PlayRejected
 from openrummy.games.views import IndianView, ManipulationView
 from openrummy.messages import render
 from openrummy.record import GameRecord
-from openrummy.rules import Rules, find_preset
+from openrummy.rules import ManipulationRules, Rules, find_preset
 
 from .text import bot_name, t
 
-__all__ = ["TUI_META", "HintJob", "LocalSession", "Session", "Setup", "TurnClock", "turn_clock"]
+__all__ = [
+    "TUI_META",
+    "HintJob",
+    "LocalSession",
+    "Session",
+    "Setup",
+    "TurnClock",
+    "plays_tiles",
+    "turn_clock",
+]
 
 TUI_META = "tui"
 """The key of a record's ``meta`` under which the app keeps who plays which seat."""
@@ -89,6 +98,11 @@ class Session(Protocol):
 
     @property
     def is_indian(self) -> bool: ...
+
+    @property
+    def tiles(self) -> bool:
+        """Whether the game is played with tiles (Rummikub): its words say tile and rack."""
+        ...
 
     @property
     def over(self) -> bool: ...
@@ -205,6 +219,10 @@ class LocalSession:
         return isinstance(self.match, IndianMatch)
 
     @property
+    def tiles(self) -> bool:
+        return plays_tiles(self.rules)
+
+    @property
     def over(self) -> bool:
         return self.match.outcome is not None
 
@@ -230,12 +248,12 @@ class LocalSession:
         try:
             result = self.match.apply(action)
         except IllegalActionError as e:
-            reason = reason_text(e, self.lang, self.names)
+            reason = reason_text(e, self.lang, self.names, tiles=self.tiles)
             return False, [t("ui.not_allowed", self.lang, reason=reason)]
         lines = []
         for event in result.events:
             self.events.append(event)
-            lines.append(render(event, self.lang, self.names))
+            lines.append(render(event, self.lang, self.names, tiles=self.tiles))
         self.log.extend(lines)
         return bool(result.accepted), lines
 
@@ -243,7 +261,8 @@ class LocalSession:
         try:
             action = self.parse(text)
         except RummyError as e:
-            return False, [t("ui.not_allowed", self.lang, reason=reason_text(e, self.lang))]
+            reason = reason_text(e, self.lang, tiles=self.tiles)
+            return False, [t("ui.not_allowed", self.lang, reason=reason)]
         return self.apply(action)
 
     def play_checker(self) -> tuple[PlayChecker, int] | None:
@@ -343,9 +362,17 @@ class LocalSession:
         self.match.game.turn_started_at = clock()
 
 
-def reason_text(error: RummyError, lang: str, names: Sequence[str] | None = None) -> str:
-    """Why ``error`` was raised, in ``lang`` (its reason through the catalogue)."""
-    return render(error.why, lang, names) if error.why is not None else str(error)
+def reason_text(
+    error: RummyError, lang: str, names: Sequence[str] | None = None, *, tiles: bool = False
+) -> str:
+    """Why ``error`` was raised, in ``lang`` (its reason through the catalogue, in its tile
+    form at a tile table)."""
+    return render(error.why, lang, names, tiles=tiles) if error.why is not None else str(error)
+
+
+def plays_tiles(rules: Rules) -> bool:
+    """Whether a game of ``rules`` is played with tiles (Rummikub): its words say tile."""
+    return isinstance(rules, ManipulationRules) and rules.tiles
 
 
 def _option_text(value: object) -> str:

@@ -2,7 +2,7 @@
 
 Every sentence the app shows comes from the message catalogue (its ``ui`` section for the
 app's own words, :func:`openrummy.messages.render` for events and reasons), in English or
-German. Cards are drawn as short coloured labels; with ``NO_COLOR`` set they keep their
+German, in the tile forms at a Rummikub table. Cards are drawn as short coloured labels; with ``NO_COLOR`` set they keep their
 suit symbols and lose their colours.
 """
 
@@ -40,15 +40,18 @@ _SUIT_STYLE: Mapping[Suit, str] = {
 _JOKER_STYLE = "bold magenta on white"
 
 
-def t(key: str, lang: str = "en", **params: object) -> str:
-    """The app's own words for ``key`` (the catalogue's ``ui`` section), ``{name}`` filled in.
+def t(key: str, lang: str = "en", *, tiles: bool = False, **params: object) -> str:
+    """The app's own words for ``key`` (the catalogue's ``ui`` section), ``{name}`` filled in;
+    at a tile table (``tiles``, Rummikub) the entry's ``tiles`` form, which says tile and rack
+    (Stein, Bänkchen) where the card form says card and hand.
 
     An unknown key shows as itself, so a missing word is visible, never a crash.
     """
     entry = catalogue().get("ui", {}).get(key)
     if entry is None:
         return key
-    text = str(entry.get(lang) or entry["en"])
+    form = (entry.get("tiles") if tiles else None) or entry
+    text = str(form.get(lang) or form["en"])
     for name, value in params.items():
         text = text.replace("{" + name + "}", str(value))
     return text
