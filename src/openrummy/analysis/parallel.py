@@ -140,7 +140,13 @@ def best_steps(record: GameRecord, analysis: GameAnalysis) -> dict[int, dict[str
                 play = None
             if isinstance(play, Play):
                 out[i] = {
-                    lang: explain(before, play.table, lang=lang, rules=rules.meld_rules)
+                    lang: explain(
+                        before,
+                        play.table,
+                        lang=lang,
+                        rules=rules.meld_rules,
+                        tiles=bool(getattr(rules, "tiles", False)),
+                    )
                     for lang in ("en", "de")
                 }
         try:

@@ -117,6 +117,7 @@ def steps_job(rules: Any, before: Sequence[str], after: Sequence[str], lang: str
         [Meld.parse(m) for m in after],
         lang=lang,
         rules=rules.meld_rules,
+        tiles=bool(getattr(rules, "tiles", False)),
     )
 
 
