@@ -285,6 +285,31 @@ class _Solver:
                     changed = True
         return h
 
+    def stranded(self, t: list[list[int]], tj: int, h: list[list[int]]) -> bool:
+        """Whether some table card fits no meld at all, with these table counts and the
+        usable hand ``h`` (the test :meth:`usable_hand` applies to hand cards). Every table
+        card must be placed, so then nothing is playable; the search would find that only
+        after every state before the card's rank (a question of the kept-melds tie-break
+        asks such tables)."""
+        spec = self.spec
+        jm = tj + self.hj
+        L, M = spec.min_len, spec.min_nat
+        if spec.set_max >= 3 and jm >= 2 and M <= 1:
+            return False  # two jokers make a set with any card
+        cyc = spec.ace == WRAP
+        av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
+        for r in range(13):
+            here = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0)
+            for s in range(4):
+                if not t[s][r]:
+                    continue
+                others = here - 1
+                if spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M:
+                    continue
+                if not self._run_through(av[s], r, L, M, jm, cyc):
+                    return True
+        return False
+
     def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
         # With at most one natural required, a window of length L through the card is
         # as good as any longer one (it has no more gaps); with more, the naturals may be
@@ -307,9 +332,35 @@ class _Solver:
         budget: int | None = None,
     ) -> CoreResult:
         t, tj = _counts(table)
+        return self.solve_counts(t, tj, melds=melds, lower=lower, target=target, budget=budget)
+
+    def solve_counts(
+        self,
+        t: list[list[int]],
+        tj: int,
+        *,
+        melds: bool,
+        lower: int = NEG,
+        target: int | None = None,
+        budget: int | None = None,
+    ) -> CoreResult:
+        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers)."""
+        usable = self.usable_hand(t, tj)
+        if target is not None:
+            # every usable hand card placed is the most a play can score
+            top = self.hj * self.jw + sum(
+                n * w
+                for row, ws in zip(usable, self.weight, strict=True)
+                for n, w in zip(row, ws, strict=True)
+                if n
+            )
+            if top < target:
+                return CoreResult(NEG)
+        if self.stranded(t, tj, usable):
+            return CoreResult(NEG)  # a table card that no meld can hold: no play at all
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
-            hand=tuple(tuple(x) for x in self.usable_hand(t, tj)),
+            hand=tuple(tuple(x) for x in usable),
             table_jokers=tj,
             hand_jokers=self.hj,
             weight=self.weight,
@@ -532,16 +583,11 @@ def best_play(
                 lower, shortcut, upper = _open_then_play(solver, alone, pre, t_cards, lower)
                 if shortcut is None:
                     shortcut = _open_exact(solver, t_cards, lower, upper)
-        res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
+        res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
         base = []
-        if res.score != NEG and keep_melds and melds and res.score > NEG:
-            kept_idx = _keep_greedy(solver, melds, res.score)
+        if res.score != NEG and keep_melds and melds:
+            kept_idx, res = _keep_greedy(solver, melds, res)
             base = [melds[i] for i in kept_idx]
-            rest_cards = [c for i, m in enumerate(melds) if i not in set(kept_idx) for c in m.cards]
-            exact = None
-            if open_mode == OPEN_POINTS:
-                exact = _open_exact(solver, rest_cards, res.score)
-            res = exact or solver.solve(rest_cards, melds=True, lower=res.score)
     if res.score == NEG:
         if open_mode == OPEN_NONE:
             raise InvalidMeldError("the table cannot be arranged into valid melds")
@@ -768,33 +814,118 @@ def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
     return placed
 
 
-def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[int]:
-    """Indices of melds that can stay unchanged while the optimum is still reached.
+_MeldKey = tuple[object, ...]
 
-    Groups are tried whole and halved when they fail, so a position where only a few
-    melds must change costs a few solves, not one per meld.
+
+def _meld_key(is_run: bool, items: Sequence[tuple[int, int, bool]]) -> _MeldKey:
+    """A meld as its cards and joker roles, (suit, rank, is a joker) per item: a run by
+    all of them, a set by its rank, natural suits and number of jokers (the suits its
+    jokers stand for do not matter). Two melds with one key hold the same cards."""
+    if is_run:
+        return (True, *sorted(items))
+    return (False, items[0][1], *sorted(s for s, _r, j in items if not j), sum(j for *_x, j in items))
+
+
+def _table_key(m: Meld) -> _MeldKey | None:
+    """:func:`_meld_key` of a table meld (None for a run of 13 or more: its order is not
+    fixed by its cards)."""
+    idents = [(it.identity, it.card.is_joker) for it in m.items]
+    ranks = {c.rank for c, _j in idents}
+    if len(ranks) == 1 and len(idents) > 1:
+        return _meld_key(False, [(int(c.suit or 0), c.rank, j) for c, j in idents])
+    if len(idents) >= 13:
+        return None
+    return _meld_key(True, [(int(c.suit or 0), c.rank, j) for c, j in idents])
+
+
+def _keep_greedy(
+    solver: _Solver, melds: Sequence[Meld], found: CoreResult
+) -> tuple[list[int], CoreResult]:
+    """Melds that can stay unchanged while the optimum ``found.score`` is still reached:
+    their indices, and an optimal play of the rest of the table (``found`` is an optimal
+    play of the whole table, with melds).
+
+    Every optimal play found is a *witness*: the melds of the old table it holds unchanged
+    can stay together, with no search. The melds of ``found`` are kept so first; then the
+    others are tried in groups (all at once, then halves, ...), each a question "can the
+    rest of the table still reach the optimum?" asked for a play, and each play found keeps
+    what it holds unchanged too. Most questions are answered by a bound (a hand card the
+    rest of the table cannot use) before any search; a question over
+    ``settings.keep_budget`` states counts as "no".
     """
+    target = found.score
+    keys = [_table_key(m) for m in melds]
+    cards = [_counts(m.cards) for m in melds]
+    base, base_j = _counts([c for m in melds for c in m.cards])  # the table without ``kept``
     kept: list[int] = []
 
-    def feasible(idx: list[int]) -> bool:
-        gone = set(idx)
-        rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
+    def take(i: int) -> None:
+        nonlocal base_j
+        kept.append(i)
+        mt, mj = cards[i]
+        base_j -= mj
+        for s in range(4):
+            row, sub = base[s], mt[s]
+            for r in range(13):
+                row[r] -= sub[r]
+
+    def absorb(res: CoreResult) -> CoreResult:
+        """Keep the melds that the play ``res`` (of the table without ``kept``) holds
+        unchanged; returns the play of the rest."""
+        slots: dict[_MeldKey, list[int]] = {}
+        for k, (is_run, items) in enumerate(res.melds):
+            if not any(t for *_x, t in items):  # an opening meld is the hand's own
+                key = _meld_key(is_run, [(s, r, j) for s, r, j, _t in items])
+                slots.setdefault(key, []).append(k)
+        drop: set[int] = set()
+        for i, key in enumerate(keys):
+            if key is None or i in kept:
+                continue
+            free = slots.get(key)
+            if free:
+                drop.add(free.pop())
+                take(i)
+        if not drop:
+            return res
+        return CoreResult(res.score, [m for k, m in enumerate(res.melds) if k not in drop])
+
+    def feasible(group: list[int]) -> CoreResult | None:
         if solver.spec.open_mode == OPEN_POINTS:
             # an opening beside the kept melds: the ways to open answer exactly
+            gone = set(kept) | set(group)
+            rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
             exact = _open_exact(solver, rest, target)
             if exact is not None:
-                return exact.score >= target
+                return exact if exact.score >= target else None
+        t = [row[:] for row in base]
+        tj = base_j
+        for i in group:
+            mt, mj = cards[i]
+            tj -= mj
+            for s in range(4):
+                row, sub = t[s], mt[s]
+                for r in range(13):
+                    row[r] -= sub[r]
         try:
-            res = solver.solve(rest, melds=False, target=target, budget=solver.settings.keep_budget)
+            res = solver.solve_counts(
+                t, tj, melds=True, target=target, budget=solver.settings.keep_budget
+            )
         except BudgetExceeded:
-            return False  # unknown: do not keep (the tie-break is best-effort)
-        return res.score >= target
+            return None  # unknown: do not keep (the tie-break is best-effort)
+        return res if res.score >= target else None
+
+    current = absorb(found)  # an optimal play of the table without the kept melds
 
     def visit(group: list[int]) -> None:
+        nonlocal current
+        group = [i for i in group if i not in kept]
         if not group:
             return
-        if feasible(kept + group):
-            kept.extend(group)
+        res = feasible(group)
+        if res is not None:
+            for i in group:
+                take(i)
+            current = absorb(res)
             return
         if len(group) == 1:
             return
@@ -802,8 +933,8 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
         visit(group[:mid])
         visit(group[mid:])
 
-    visit(list(range(len(melds))))
-    return sorted(kept)
+    visit([i for i in range(len(melds)) if i not in kept])
+    return sorted(kept), current
 
 
 def can_arrange(
