@@ -605,7 +605,7 @@ def run_variants(n: int, install: bool = True, groups: Sequence[str] | None = No
                     except Exception:  # their failure is a data point, not a crash
                         got = None
                     row.theirs.append(time.process_time() - t0)
-                    if got is None and want[0] == 0 or got == want[0]:
+                    if (got is None and want[0] == 0) or got == want[0]:
                         row.theirs_optimal += 1
                 solved = Solved(row, f"{label}, seed {seed}, {size} cards", p, fast, full)
                 wrong = check(rules, solved, want, opened)

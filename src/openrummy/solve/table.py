@@ -823,7 +823,12 @@ def _meld_key(is_run: bool, items: Sequence[tuple[int, int, bool]]) -> _MeldKey:
     jokers stand for do not matter). Two melds with one key hold the same cards."""
     if is_run:
         return (True, *sorted(items))
-    return (False, items[0][1], *sorted(s for s, _r, j in items if not j), sum(j for *_x, j in items))
+    return (
+        False,
+        items[0][1],
+        *sorted(s for s, _r, j in items if not j),
+        sum(j for *_x, j in items),
+    )
 
 
 def _table_key(m: Meld) -> _MeldKey | None:
@@ -869,25 +874,75 @@ def _keep_greedy(
             for r in range(13):
                 row[r] -= sub[r]
 
+    L, M = solver.spec.min_len, solver.spec.min_nat
+    Item = tuple[int, int, bool, bool]
+
+    def carve(items: list[Item], free: dict[_MeldKey, list[int]]) -> list[list[Item]] | None:
+        """The run ``items`` (in run order) cut into pieces, as many as possible of them
+        melds of the old table (still in ``free``) and the others valid runs; None if no
+        piece is one. Every piece of a valid run is a valid run when it is long enough and
+        holds enough naturals."""
+        n = len(items)
+        best: list[int] = [-1] * (n + 1)
+        cut: list[int] = [0] * (n + 1)
+        best[0] = 0
+        for j in range(1, n + 1):
+            for i in range(j):
+                if best[i] < 0:
+                    continue
+                seg = items[i:j]
+                if free.get(_meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])):
+                    got = best[i] + 1
+                elif j - i >= L and sum(not jk for _s, _r, jk, _t in seg) >= M:
+                    got = best[i]
+                else:
+                    continue
+                if got > best[j]:
+                    best[j], cut[j] = got, i
+        if best[n] <= 0:
+            return None
+        pieces: list[list[Item]] = []
+        j = n
+        while j > 0:
+            pieces.append(items[cut[j] : j])
+            j = cut[j]
+        return pieces[::-1]
+
     def absorb(res: CoreResult) -> CoreResult:
         """Keep the melds that the play ``res`` (of the table without ``kept``) holds
-        unchanged; returns the play of the rest."""
-        slots: dict[_MeldKey, list[int]] = {}
-        for k, (is_run, items) in enumerate(res.melds):
-            if not any(t for *_x, t in items):  # an opening meld is the hand's own
-                key = _meld_key(is_run, [(s, r, j) for s, r, j, _t in items])
-                slots.setdefault(key, []).append(k)
-        drop: set[int] = set()
+        unchanged, or as pieces of its runs; returns the play of the rest."""
+        free: dict[_MeldKey, list[int]] = {}
         for i, key in enumerate(keys):
-            if key is None or i in kept:
-                continue
-            free = slots.get(key)
-            if free:
-                drop.add(free.pop())
-                take(i)
-        if not drop:
+            if key is not None and i not in kept:
+                free.setdefault(key, []).append(i)
+        if not free:
             return res
-        return CoreResult(res.score, [m for k, m in enumerate(res.melds) if k not in drop])
+        rest: list[tuple[bool, list[Item]]] = []
+        changed = False
+        for is_run, items in res.melds:
+            if any(t for *_x, t in items):  # an opening meld is the hand's own
+                rest.append((is_run, items))
+                continue
+            if not is_run:
+                slots = free.get(_meld_key(False, [(s, r, j) for s, r, j, _t in items]))
+                if slots:
+                    take(slots.pop())
+                    changed = True
+                else:
+                    rest.append((is_run, items))
+                continue
+            pieces = carve(items, free)
+            if pieces is None:
+                rest.append((is_run, items))
+                continue
+            changed = True
+            for piece in pieces:
+                slots = free.get(_meld_key(True, [(s, r, j) for s, r, j, _t in piece]))
+                if slots:
+                    take(slots.pop())
+                else:
+                    rest.append((True, piece))
+        return CoreResult(res.score, rest) if changed else res
 
     def feasible(group: list[int]) -> CoreResult | None:
         if solver.spec.open_mode == OPEN_POINTS:
