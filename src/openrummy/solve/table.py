@@ -562,7 +562,7 @@ def best_play(
         )
 
     if not touch_table:
-        exact = _open_exact(solver, [], NEG) if open_mode == OPEN_POINTS else None
+        exact = _open_exact(solver, [], NEG) if open_mode != OPEN_NONE else None
         res = exact if exact is not None else solver.solve([], melds=True)
         base: list[Meld] = list(melds)
     else:
@@ -572,7 +572,7 @@ def best_play(
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
-            exact = _open_exact(alone, [], NEG) if open_mode == OPEN_POINTS else None
+            exact = _open_exact(alone, [], NEG)
             pre = exact if exact is not None else alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return BestPlay(
@@ -583,6 +583,8 @@ def best_play(
                 lower, shortcut, upper = _open_then_play(solver, alone, pre, t_cards, lower)
                 if shortcut is None:
                     shortcut = _open_exact(solver, t_cards, lower, upper)
+            elif open_mode == OPEN_RUN:
+                shortcut = _open_exact(solver, t_cards, lower)
         res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
         base = []
         if res.score != NEG and keep_melds and melds:
@@ -724,15 +726,21 @@ def _open_exact(
         return None
     if spec.ace != LOW and spec.min_len > 5:
         return None
-    from openrummy.solve._opening import opening_candidates  # HiGHS loads with it
-
-    ways = opening_candidates(
-        spec,
-        solver.h,
-        solver.hj,
-        limit=settings.open_candidates,
-        nodes=settings.open_candidates * 40,
+    from openrummy.solve._opening import (  # HiGHS loads with it
+        opening_candidates,
+        run_opening_candidates,
     )
+
+    if spec.open_mode == OPEN_RUN:
+        ways = run_opening_candidates(spec, solver.h, solver.hj, limit=settings.open_candidates)
+    else:
+        ways = opening_candidates(
+            spec,
+            solver.h,
+            solver.hj,
+            limit=settings.open_candidates,
+            nodes=settings.open_candidates * 40,
+        )
     if ways is None:
         return None
     if not ways:
@@ -748,7 +756,20 @@ def _open_exact(
             # from the hand alone every meld is the hand's: if together they are worth the
             # threshold, they are the opening, and nothing places more
             made = free.to_melds(relaxed)
-            if sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
+            if spec.open_mode == OPEN_RUN:
+                # a run of the hand's long enough opens
+                long = [
+                    k
+                    for k, (is_run, items) in enumerate(relaxed.melds)
+                    if is_run and len(items) >= spec.run_length
+                ]
+                if long:
+                    tagged = [
+                        (r, [(s, x, j, k == long[0]) for s, x, j, _t in it])
+                        for k, (r, it) in enumerate(relaxed.melds)
+                    ]
+                    return CoreResult(relaxed.score, melds=tagged)
+            elif sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
                 tagged = [(r, [(s, k, j, True) for s, k, j, _t in it]) for r, it in relaxed.melds]
                 return CoreResult(relaxed.score, melds=tagged)
     best, best_melds = NEG, None
@@ -945,7 +966,7 @@ def _keep_greedy(
         return CoreResult(res.score, rest) if changed else res
 
     def feasible(group: list[int]) -> CoreResult | None:
-        if solver.spec.open_mode == OPEN_POINTS:
+        if solver.spec.open_mode != OPEN_NONE:
             # an opening beside the kept melds: the ways to open answer exactly
             gone = set(kept) | set(group)
             rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
