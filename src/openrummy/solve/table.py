@@ -702,7 +702,12 @@ def _open_then_play(
 
 
 def _open_exact(
-    solver: _Solver, table: Sequence[Card], lower: int, upper: int | None = None
+    solver: _Solver,
+    table: Sequence[Card],
+    lower: int,
+    upper: int | None = None,
+    *,
+    reach: bool = False,
 ) -> CoreResult | None:
     """The optimum of an opening turn that may play on the table, from the list of ways
     to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
@@ -713,7 +718,8 @@ def _open_exact(
     then holds hand cards only, so the rest's melds may join the opening).
 
     ``lower`` is a score to reach (NEG: none), ``upper`` the best play's without the
-    opening rule if known (it bounds the optimum). The result has score NEG when there is
+    opening rule if known (it bounds the optimum). With ``reach`` the first play found
+    that reaches ``lower`` is the answer (the kept-melds tie-break asks only that). The result has score NEG when there is
     no way to open, or none reaches ``lower``. None when the ways to open are more than
     ``settings.open_candidates`` (then the full opening search answers), or where the
     compiled core does not answer the opened player's questions.
@@ -748,6 +754,19 @@ def _open_exact(
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
+    if upper is None and reach:
+        # one question without the opening rule: if even that cannot reach ``lower``, no
+        # way to open can
+        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+        try:
+            if (
+                free.solve(table, melds=False, target=lower, budget=settings.keep_budget).score
+                == NEG
+            ):
+                return CoreResult(NEG)
+        except BudgetExceeded:
+            pass  # not known: the ways to open answer
+        upper = -NEG
     if upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
         relaxed = free.solve(table, melds=not table)
@@ -785,9 +804,13 @@ def _open_exact(
         need = max(best + 1, lower) - worth
         reached = NEG
         if need > 0:
-            reached = then.solve(table, melds=False, target=need).score
-            if reached == NEG:
+            got = then.solve(table, melds=reach, target=need)
+            if got.score == NEG:
                 continue
+            if reach:
+                melds_of = [(m.is_run, list(m.items)) for m in melds]
+                return CoreResult(worth + got.score, melds=melds_of + got.melds)
+            reached = got.score
         # what the question reached is reachable: the search for the best starts there
         sub = then.solve(table, melds=True, lower=reached)
         if sub.score == NEG or worth + sub.score <= best:
@@ -970,7 +993,7 @@ def _keep_greedy(
             # an opening beside the kept melds: the ways to open answer exactly
             gone = set(kept) | set(group)
             rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
-            exact = _open_exact(solver, rest, target)
+            exact = _open_exact(solver, rest, target, reach=True)
             if exact is not None:
                 return exact if exact.score >= target else None
         t = [row[:] for row in base]
