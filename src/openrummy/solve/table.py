@@ -287,10 +287,10 @@ class _Solver:
 
     def stranded(self, t: list[list[int]], tj: int, h: list[list[int]]) -> bool:
         """Whether some table card fits no meld at all, with these table counts and the
-        usable hand ``h`` (the test :meth:`usable_hand` applies to hand cards). Every table
-        card must be placed, so then nothing is playable; the search would find that only
-        after every state before the card's rank (a question of the kept-melds tie-break
-        asks such tables)."""
+        hand ``h`` (the test :meth:`usable_hand` applies to hand cards). Every table card
+        must be placed, so then nothing is playable; the search would find that only after
+        every state before the card's rank. A whole table never has such a card, a part of
+        it may (the questions of the kept-melds tie-break)."""
         spec = self.spec
         jm = tj + self.hj
         L, M = spec.min_len, spec.min_nat
@@ -356,8 +356,6 @@ class _Solver:
             )
             if top < target:
                 return CoreResult(NEG)
-        if self.stranded(t, tj, usable):
-            return CoreResult(NEG)  # a table card that no meld can hold: no play at all
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
             hand=tuple(tuple(x) for x in usable),
@@ -1005,6 +1003,8 @@ def _keep_greedy(
                 row, sub = t[s], mt[s]
                 for r in range(13):
                     row[r] -= sub[r]
+        if solver.stranded(t, tj, solver.h):
+            return None  # a table card no meld of the rest can hold
         try:
             res = solver.solve_counts(
                 t, tj, melds=True, target=target, budget=solver.settings.keep_budget
