@@ -47,7 +47,7 @@ from openrummy.games.commit import commit_violations
 from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.common import DeckKind
-from openrummy.rules.manipulation import ManipulationRules
+from openrummy.rules.manipulation import ManipulationRules, OpeningType
 from openrummy.solve import BestPlay, best_play
 
 SIZES = (20, 40, 60, 80)
@@ -332,11 +332,30 @@ def _load_theirs(install: bool) -> Any:
 
 
 class Theirs:
-    """``rummikub-solver`` on the same position (tile-count mode, HiGHS backend)."""
+    """``rummikub-solver`` on the same position (tile-count mode, HiGHS backend).
 
-    def __init__(self, mod: Any) -> None:
+    With ``initial``, a player who has not made the initial meld: the rack alone, in its
+    initial mode (a meld worth ``threshold`` from the rack, beside an untouched table)."""
+
+    def __init__(
+        self,
+        mod: Any,
+        copies: int = 2,
+        jokers: int = 2,
+        *,
+        initial: bool = False,
+        threshold: int = 30,
+    ) -> None:
         self.mod = mod
-        self.rs = mod.RuleSet(numbers=13, repeats=2, colours=4, jokers=2, min_len=3)
+        self.initial = initial
+        self.rs = mod.RuleSet(
+            numbers=13,
+            repeats=copies,
+            colours=4,
+            jokers=jokers,
+            min_len=3,
+            min_initial_value=threshold,
+        )
         self.tiles = self.rs.tiles
 
     def tile(self, c: Card) -> Any:
@@ -347,10 +366,12 @@ class Theirs:
 
     def solve(self, p: Position) -> int | None:
         gs = self.rs.new_game()
-        gs.initial = False
-        gs.add_table(*(self.tile(c) for m in p.table for c in m.cards))
+        gs.initial = self.initial
+        if not self.initial:
+            gs.add_table(*(self.tile(c) for m in p.table for c in m.cards))
         gs.add_rack(*(self.tile(c) for c in p.hand))
-        sol = self.rs.solve(gs, mode=self.mod.SolverMode.TILE_COUNT)
+        mode = self.mod.SolverMode.INITIAL if self.initial else self.mod.SolverMode.TILE_COUNT
+        sol = self.rs.solve(gs, mode=mode)
         return 0 if sol is None else len(sol.tiles)
 
 
@@ -398,9 +419,12 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="the variant groups (ace modes, 3-4 decks, 6 jokers, openings) instead",
     )
+    ap.add_argument(
+        "--groups", nargs="+", default=None, help="with --variants: only these groups (labels)"
+    )
     args = ap.parse_args(argv)
     if args.variants:
-        return run_variants(args.n)
+        return run_variants(args.n, not args.no_install, args.groups)
     sizes: list[int] = args.sizes
     rules = find_preset("rummikub")
     assert isinstance(rules, ManipulationRules)
@@ -506,13 +530,40 @@ def main(argv: list[str]) -> int:
     return 1 if failures else 0
 
 
-def run_variants(n: int) -> int:
+def theirs_for(mod: Any, rules: ManipulationRules, opened: bool) -> Theirs | None:
+    """``rummikub-solver`` for a group whose rules it can state, else None: aces low,
+    sets of at most four suits, one natural per meld, at most 4 copies and 4 jokers, and
+    either an opened player or an opening of points from the hand alone."""
+    m, deck, o = rules.meld, rules.deck, rules.opening
+    if (
+        mod is None
+        or m.ace_mode is not AceMode.LOW_ONLY
+        or m.set_max != 4
+        or m.min_len != 3
+        or m.min_naturals > 1
+        or deck.standard_decks > 4
+        or deck.printed_jokers > 4
+    ):
+        return None
+    if opened:
+        return Theirs(mod, deck.standard_decks, deck.printed_jokers)
+    if o.type is OpeningType.POINTS and not o.allow_table_play_same_turn:
+        return Theirs(
+            mod, deck.standard_decks, deck.printed_jokers, initial=True, threshold=o.threshold
+        )
+    return None
+
+
+def run_variants(n: int, install: bool = True, groups: Sequence[str] | None = None) -> int:
     """Every variant group of ``VARIANTS``: ``n`` positions per group and size (14-card
-    hands), ours timed both ways and checked against the HiGHS model, timed in the same run.
+    hands), ours timed both ways and checked against the HiGHS model, timed in the same run,
+    and ``rummikub-solver`` where it applies (:func:`theirs_for`; it places the most tiles,
+    so its answer counts as optimal when it places the reference's count).
 
     Times are CPU time of this process (``time.process_time``), so that other work on a
     shared machine does not inflate them."""
     optimum = load_reference()
+    mod = _load_theirs(install)
     warm_rules = find_preset("robbers_s003")
     assert isinstance(warm_rules, ManipulationRules)
     warm = variant_position(0, warm_rules, 20, 14)
@@ -521,13 +572,17 @@ def run_variants(n: int) -> int:
     print(
         f"{'group':>14} {'table':>5} {'n':>3} | {'c+v med':>8} {'c+v p99':>8} | "
         f"{'solve med':>9} {'solve p99':>9} | {'HiGHS med':>9} {'HiGHS max':>9} "
-        f"{'HiGHS/solve':>11} | {'opt':>5}"
+        f"{'HiGHS/solve':>11} | {'opt':>5} | {'theirs med':>10} {'theirs/solve':>12} "
+        f"{'their opt':>9}"
     )
     failures: list[str] = []
     total = optimal = 0
     for label, preset, options, sizes, opened in VARIANTS:
+        if groups and label not in groups:
+            continue
         rules = find_preset(preset, options)
         assert isinstance(rules, ManipulationRules)
+        theirs = theirs_for(mod, rules, opened)
         for size in sizes:
             row = Row()
             for i in range(n):
@@ -543,6 +598,15 @@ def run_variants(n: int) -> int:
                 ref = optimum(rules, [c for m in p.table for c in m.cards], p.hand, opened=opened)
                 row.reference.append(time.process_time() - t0)
                 want = (ref.count, ref.value) if ref is not None else (0, 0)
+                if theirs is not None:
+                    t0 = time.process_time()
+                    try:
+                        got = theirs.solve(p)
+                    except Exception:  # their failure is a data point, not a crash
+                        got = None
+                    row.theirs.append(time.process_time() - t0)
+                    if (got is None and want[0] == 0) or got == want[0]:
+                        row.theirs_optimal += 1
                 solved = Solved(row, f"{label}, seed {seed}, {size} cards", p, fast, full)
                 wrong = check(rules, solved, want, opened)
                 total += 1
@@ -558,7 +622,14 @@ def run_variants(n: int) -> int:
                 f"{_ms(row.ours, 0.99):>8.2f}"
                 f" | {med * 1000:>9.2f} {_ms(row.ours_solve, 0.99):>9.2f} | "
                 f"{ref_med * 1000:>9.1f} {max(row.reference) * 1000:>9.1f} "
-                f"{ref_med / med:>10.1f}x | {row.ours_optimal:>2}/{n:<2}",
+                f"{ref_med / med:>10.1f}x | {row.ours_optimal:>2}/{n:<2} | "
+                + (
+                    f"{_ms(row.theirs, 0.5):>10.2f} "
+                    f"{statistics.median(row.theirs) / med:>11.1f}x "
+                    f"{row.theirs_optimal:>4}/{n:<4}"
+                    if row.theirs
+                    else f"{'-':>10} {'-':>12} {'-':>9}"
+                ),
                 flush=True,
             )
     print(f"ours optimal and legal on {optimal} of {total} positions (HiGHS reference)")

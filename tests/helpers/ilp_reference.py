@@ -165,8 +165,12 @@ def optimum(
             # into two valid runs (each half keeps at least min_naturals naturals), so a
             # long candidate is only needed with many jokers.
             kmin = ln // 2 - mn + 1 if ln >= 2 * rules.meld.min_len else 0
-            if kmin > tj + hj:
+            if kmin > tj + hj and not (tag and mode == "run"):
                 continue
+            if tag and mode == "run":
+                # an opening run is needed whole: its pieces may be shorter than
+                # opening.run_length ([9D 10D JD QD KD AD] with a run length of 5)
+                kmin = 0
             for s in range(4):
                 missing = sum(1 for r in ranks if tc[card(s, r)] + hc[card(s, r)] == 0)
                 if missing > tj + hj or ln - missing < mn:

@@ -14,7 +14,7 @@ import pytest
 
 from helpers import manipulation_rules
 from helpers.ilp_reference import optimum
-from helpers.positions import check_play, movable_cards
+from helpers.positions import check_play, movable_cards, random_position
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import BestPlay, SolverSettings, arrange, best_play, can_arrange
@@ -90,6 +90,35 @@ def test_kept_melds_tie_break(settings: SolverSettings) -> None:
     play = solve(settings, "robbers", melds("[7S 7H 7D]", "[2C 3C 4C]", "[9H 10H JH]"), "5C QH")
     assert play.count == 2 and play.kept == 1
     assert "[7S 7H 7D]" in strs(play)
+
+
+def test_kept_melds_from_pieces_of_a_longer_run(settings: SolverSettings) -> None:
+    # a play may join two table runs into one: the piece that is an old meld stays
+    play = solve(settings, "robbers", melds("[3S 4S 5S]", "[6S 7S 8S]"), "9S")
+    assert play.count == 1 and play.kept == 1 and "[3S 4S 5S]" in strs(play)
+    # round the K–A corner
+    play = solve(settings, "robbers_s003", melds("[QS KS AS]", "[2S 3S 4S]"), "5S")
+    assert play.count == 1 and play.kept == 1 and "[QS KS AS]" in strs(play)
+
+
+def test_kept_melds_with_four_decks(settings: SolverSettings) -> None:
+    four: dict[str, object] = {"deck.standard_decks": 4, "deck.printed_jokers": 6}
+    table = melds("[5H 6H 7H]", "[5H 6H 7H]", "[5H 6H 7H]", "[5H 6H 7H]", "[9C 9D 9S]")
+    play = solve(settings, "robbers", table, "8H 8H JK", over=four)
+    # two runs grow, the joker joins the set of nines or a run: three melds at least stay
+    assert play.count == 3 and play.kept >= 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tie_break_keeps_at_least_what_the_optimal_play_keeps(seed: int) -> None:
+    # the kept-melds tie-break starts from the optimal play (keep_melds=False): it never
+    # keeps fewer melds, and never places other cards
+    p = random_position(9100 + seed, table_cards=30 + 8 * seed, hand_cards=10)
+    fast = best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+    full = best_play(p.rules, p.table, p.hand, opened=p.opened)
+    check_play(p.rules, p.table, p.hand, full, opened=p.opened)
+    assert (full.count, full.value) == (fast.count, fast.value), p.label
+    assert full.kept >= fast.kept, p.label
 
 
 # -- the corners of issue 3 ------------------------------------------------------------

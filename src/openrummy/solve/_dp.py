@@ -878,7 +878,14 @@ def solve_core(
     if target is not None:
         # only "is target reachable?": one question
         got = ask(target)[0]
-        return CoreResult(got if got >= target else NEG, states=search.states)
+        if got < target:
+            return CoreResult(NEG, states=search.states)
+        found = CoreResult(got, states=search.states)
+        if want_melds:
+            # a play of the root's best known score (at least ``got``)
+            found.score = max(got, search.root_lo())
+            found.melds = search.melds()
+        return found
     lo_known = lower
     hi_known = search.node_ub()
     if upper is not None and lo_known < hi_known:

@@ -31,7 +31,7 @@ from itertools import combinations
 from openrummy.solve._milp import _windows
 from openrummy.solve._problem import LOW, CoreSpec
 
-__all__ = ["OpeningMeld", "opening_candidates", "opening_melds"]
+__all__ = ["OpeningMeld", "opening_candidates", "opening_melds", "run_opening_candidates"]
 
 Item = tuple[int, int, bool, bool]
 
@@ -180,4 +180,53 @@ def opening_candidates(
 
     if not visit(0, 0, jokers):
         return None
+    return found
+
+
+def run_opening_candidates(
+    spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int, *, limit: int
+) -> dict[tuple[tuple[int, ...], int], tuple[OpeningMeld, ...]] | None:
+    """The ways to open with a run from the hand (``opening.type = RUN_FROM_HAND``), one per
+    multiset of hand cards used, in the form of :func:`opening_candidates`.
+
+    The opening is one run of hand cards and hand jokers at least ``spec.run_length``
+    long; every other meld of the play may be an opened player's. So the ways are the runs
+    of the integer program's windows (every choice of joker positions) of that length,
+    except those that cut into two valid runs one of which is long enough (that piece
+    opens, the other goes down with the rest: the same play). None if there are more than
+    ``limit`` of them.
+    """
+    L, M = spec.min_len, spec.min_nat
+    shortest = max(spec.run_length, L)
+    present = [sum(1 << r for r in range(13) if hand[s][r] > 0) for s in range(4)]
+    found: dict[tuple[tuple[int, ...], int], tuple[OpeningMeld, ...]] = {}
+    for ranks, _high, mask in _run_windows(spec):
+        ln = len(ranks)
+        if ln < shortest:
+            continue
+        for s in range(4):
+            if ln - (mask & present[s]).bit_count() > jokers:
+                continue
+            have = [k for k, r in enumerate(ranks) if hand[s][r] > 0]
+            forced = ln - len(have)
+            if len(have) < M:
+                continue
+            for extra in range(min(jokers - forced, len(have) - M) + 1):
+                for swap in combinations(have, extra):
+                    nat = [hand[s][r] > 0 and k not in swap for k, r in enumerate(ranks)]
+                    if any(
+                        (k >= shortest or ln - k >= shortest)
+                        and sum(nat[:k]) >= M
+                        and sum(nat[k:]) >= M
+                        for k in range(L, ln - L + 1)
+                    ):
+                        continue
+                    cards = tuple(sorted(s * 13 + r for k, r in enumerate(ranks) if nat[k]))
+                    key = (cards, ln - sum(nat))
+                    if key in found:
+                        continue
+                    if len(found) >= limit:
+                        return None
+                    items = tuple((s, r + 1, not nat[k], True) for k, r in enumerate(ranks))
+                    found[key] = (OpeningMeld(cards, key[1], 0, True, items),)
     return found

@@ -73,7 +73,7 @@ class SolverSettings:
     """States the dynamic program may memoise before the position goes to the integer
     program (HiGHS), which answers in bounded memory (0: the integer program alone)."""
 
-    keep_budget: int = 1_500
+    keep_budget: int = 300
     """States one question of the kept-melds tie-break ("can these melds stay?") may visit;
     a question over budget counts as no (the tie-break is best-effort)."""
 

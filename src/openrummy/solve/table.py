@@ -296,6 +296,31 @@ class _Solver:
                     changed = True
         return h
 
+    def stranded(self, t: list[list[int]], tj: int, h: list[list[int]]) -> bool:
+        """Whether some table card fits no meld at all, with these table counts and the
+        hand ``h`` (the test :meth:`usable_hand` applies to hand cards). Every table card
+        must be placed, so then nothing is playable; the search would find that only after
+        every state before the card's rank. A whole table never has such a card, a part of
+        it may (the questions of the kept-melds tie-break)."""
+        spec = self.spec
+        jm = tj + self.hj
+        L, M = spec.min_len, spec.min_nat
+        if spec.set_max >= 3 and jm >= 2 and M <= 1:
+            return False  # two jokers make a set with any card
+        cyc = spec.ace == WRAP
+        av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
+        for r in range(13):
+            here = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0)
+            for s in range(4):
+                if not t[s][r]:
+                    continue
+                others = here - 1
+                if spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M:
+                    continue
+                if not self._run_through(av[s], r, L, M, jm, cyc):
+                    return True
+        return False
+
     def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
         # With at most one natural required, a window of length L through the card is
         # as good as any longer one (it has no more gaps); with more, the naturals may be
@@ -318,9 +343,33 @@ class _Solver:
         budget: int | None = None,
     ) -> CoreResult:
         t, tj = _counts(table)
+        return self.solve_counts(t, tj, melds=melds, lower=lower, target=target, budget=budget)
+
+    def solve_counts(
+        self,
+        t: list[list[int]],
+        tj: int,
+        *,
+        melds: bool,
+        lower: int = NEG,
+        target: int | None = None,
+        budget: int | None = None,
+    ) -> CoreResult:
+        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers)."""
+        usable = self.usable_hand(t, tj)
+        if target is not None:
+            # every usable hand card placed is the most a play can score
+            top = self.hj * self.jw + sum(
+                n * w
+                for row, ws in zip(usable, self.weight, strict=True)
+                for n, w in zip(row, ws, strict=True)
+                if n
+            )
+            if top < target:
+                return CoreResult(NEG)
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
-            hand=tuple(tuple(x) for x in self.usable_hand(t, tj)),
+            hand=tuple(tuple(x) for x in usable),
             table_jokers=tj,
             hand_jokers=self.hj,
             weight=self.weight,
@@ -522,7 +571,7 @@ def best_play(
         )
 
     if not touch_table:
-        exact = _open_exact(solver, [], NEG) if open_mode == OPEN_POINTS else None
+        exact = _open_exact(solver, [], NEG) if open_mode != OPEN_NONE else None
         res = exact if exact is not None else solver.solve([], melds=True)
         base: list[Meld] = list(melds)
     else:
@@ -532,7 +581,7 @@ def best_play(
             # The opening from the hand alone, beside the untouched table: if there is
             # none, there is no opening at all; if there is, it bounds the optimum below.
             alone = _Solver(rules, h_cards, open_mode, open_mode == OPEN_POINTS, settings)
-            exact = _open_exact(alone, [], NEG) if open_mode == OPEN_POINTS else None
+            exact = _open_exact(alone, [], NEG)
             pre = exact if exact is not None else alone.solve([], melds=open_mode == OPEN_POINTS)
             if pre.score == NEG:
                 return BestPlay(
@@ -543,16 +592,13 @@ def best_play(
                 lower, shortcut, upper = _open_then_play(solver, alone, pre, t_cards, lower)
                 if shortcut is None:
                     shortcut = _open_exact(solver, t_cards, lower, upper)
-        res = shortcut or solver.solve(t_cards, melds=not keep_melds or not melds, lower=lower)
+            elif open_mode == OPEN_RUN:
+                shortcut = _open_exact(solver, t_cards, lower)
+        res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
         base = []
-        if res.score != NEG and keep_melds and melds and res.score > NEG:
-            kept_idx = _keep_greedy(solver, melds, res.score)
+        if res.score != NEG and keep_melds and melds:
+            kept_idx, res = _keep_greedy(solver, melds, res)
             base = [melds[i] for i in kept_idx]
-            rest_cards = [c for i, m in enumerate(melds) if i not in set(kept_idx) for c in m.cards]
-            exact = None
-            if open_mode == OPEN_POINTS:
-                exact = _open_exact(solver, rest_cards, res.score)
-            res = exact or solver.solve(rest_cards, melds=True, lower=res.score)
     if res.score == NEG:
         if open_mode == OPEN_NONE:
             raise InvalidMeldError("the table cannot be arranged into valid melds")
@@ -706,7 +752,12 @@ def _open_then_play(
 
 
 def _open_exact(
-    solver: _Solver, table: Sequence[Card], lower: int, upper: int | None = None
+    solver: _Solver,
+    table: Sequence[Card],
+    lower: int,
+    upper: int | None = None,
+    *,
+    reach: bool = False,
 ) -> CoreResult | None:
     """The optimum of an opening turn that may play on the table, from the list of ways
     to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
@@ -717,7 +768,8 @@ def _open_exact(
     then holds hand cards only, so the rest's melds may join the opening).
 
     ``lower`` is a score to reach (NEG: none), ``upper`` the best play's without the
-    opening rule if known (it bounds the optimum). The result has score NEG when there is
+    opening rule if known (it bounds the optimum). With ``reach`` the first play found
+    that reaches ``lower`` is the answer (the kept-melds tie-break asks only that). The result has score NEG when there is
     no way to open, or none reaches ``lower``. None when the ways to open are more than
     ``settings.open_candidates`` (then the full opening search answers), or where the
     compiled core does not answer the opened player's questions.
@@ -730,15 +782,21 @@ def _open_exact(
         return None
     if spec.ace != LOW and spec.min_len > 5:
         return None
-    from openrummy.solve._opening import opening_candidates  # HiGHS loads with it
-
-    ways = opening_candidates(
-        spec,
-        solver.h,
-        solver.hj,
-        limit=settings.open_candidates,
-        nodes=settings.open_candidates * 40,
+    from openrummy.solve._opening import (  # HiGHS loads with it
+        opening_candidates,
+        run_opening_candidates,
     )
+
+    if spec.open_mode == OPEN_RUN:
+        ways = run_opening_candidates(spec, solver.h, solver.hj, limit=settings.open_candidates)
+    else:
+        ways = opening_candidates(
+            spec,
+            solver.h,
+            solver.hj,
+            limit=settings.open_candidates,
+            nodes=settings.open_candidates * 40,
+        )
     if ways is None:
         return None
     if not ways:
@@ -746,6 +804,19 @@ def _open_exact(
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
+    if upper is None and reach:
+        # one question without the opening rule: if even that cannot reach ``lower``, no
+        # way to open can
+        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+        try:
+            if (
+                free.solve(table, melds=False, target=lower, budget=settings.keep_budget).score
+                == NEG
+            ):
+                return CoreResult(NEG)
+        except BudgetExceeded:
+            pass  # not known: the ways to open answer
+        upper = -NEG
     if upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
         relaxed = free.solve(table, melds=not table)
@@ -754,7 +825,20 @@ def _open_exact(
             # from the hand alone every meld is the hand's: if together they are worth the
             # threshold, they are the opening, and nothing places more
             made = free.to_melds(relaxed)
-            if sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
+            if spec.open_mode == OPEN_RUN:
+                # a run of the hand's long enough opens
+                long = [
+                    k
+                    for k, (is_run, items) in enumerate(relaxed.melds)
+                    if is_run and len(items) >= spec.run_length
+                ]
+                if long:
+                    tagged = [
+                        (r, [(s, x, j, k == long[0]) for s, x, j, _t in it])
+                        for k, (r, it) in enumerate(relaxed.melds)
+                    ]
+                    return CoreResult(relaxed.score, melds=tagged)
+            elif sum(rules.opening_value(m) for m, _tag in made) >= spec.threshold:
                 tagged = [(r, [(s, k, j, True) for s, k, j, _t in it]) for r, it in relaxed.melds]
                 return CoreResult(relaxed.score, melds=tagged)
     best, best_melds = NEG, None
@@ -770,9 +854,13 @@ def _open_exact(
         need = max(best + 1, lower) - worth
         reached = NEG
         if need > 0:
-            reached = then.solve(table, melds=False, target=need).score
-            if reached == NEG:
+            got = then.solve(table, melds=reach, target=need)
+            if got.score == NEG:
                 continue
+            if reach:
+                melds_of = [(m.is_run, list(m.items)) for m in melds]
+                return CoreResult(worth + got.score, melds=melds_of + got.melds)
+            reached = got.score
         # what the question reached is reachable: the search for the best starts there
         sub = then.solve(table, melds=True, lower=reached)
         if sub.score == NEG or worth + sub.score <= best:
@@ -820,33 +908,175 @@ def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
     return placed
 
 
-def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[int]:
-    """Indices of melds that can stay unchanged while the optimum is still reached.
+_MeldKey = tuple[object, ...]
 
-    Groups are tried whole and halved when they fail, so a position where only a few
-    melds must change costs a few solves, not one per meld.
+
+def _meld_key(is_run: bool, items: Sequence[tuple[int, int, bool]]) -> _MeldKey:
+    """A meld as its cards and joker roles, (suit, rank, is a joker) per item: a run by
+    all of them, a set by its rank, natural suits and number of jokers (the suits its
+    jokers stand for do not matter). Two melds with one key hold the same cards."""
+    if is_run:
+        return (True, *sorted(items))
+    return (
+        False,
+        items[0][1],
+        *sorted(s for s, _r, j in items if not j),
+        sum(j for *_x, j in items),
+    )
+
+
+def _table_key(m: Meld) -> _MeldKey | None:
+    """:func:`_meld_key` of a table meld (None for a run of 13 or more: its order is not
+    fixed by its cards)."""
+    idents = [(it.identity, it.card.is_joker) for it in m.items]
+    ranks = {c.rank for c, _j in idents}
+    if len(ranks) == 1 and len(idents) > 1:
+        return _meld_key(False, [(int(c.suit or 0), c.rank, j) for c, j in idents])
+    if len(idents) >= 13:
+        return None
+    return _meld_key(True, [(int(c.suit or 0), c.rank, j) for c, j in idents])
+
+
+def _keep_greedy(
+    solver: _Solver, melds: Sequence[Meld], found: CoreResult
+) -> tuple[list[int], CoreResult]:
+    """Melds that can stay unchanged while the optimum ``found.score`` is still reached:
+    their indices, and an optimal play of the rest of the table (``found`` is an optimal
+    play of the whole table, with melds).
+
+    Every optimal play found is a *witness*: the melds of the old table it holds unchanged
+    can stay together, with no search. The melds of ``found`` are kept so first; then the
+    others are tried in groups (all at once, then halves, ...), each a question "can the
+    rest of the table still reach the optimum?" asked for a play, and each play found keeps
+    what it holds unchanged too. Most questions are answered by a bound (a hand card the
+    rest of the table cannot use) before any search; a question over
+    ``settings.keep_budget`` states counts as "no".
     """
+    target = found.score
+    keys = [_table_key(m) for m in melds]
+    cards = [_counts(m.cards) for m in melds]
+    base, base_j = _counts([c for m in melds for c in m.cards])  # the table without ``kept``
     kept: list[int] = []
 
-    def feasible(idx: list[int]) -> bool:
-        gone = set(idx)
-        rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
-        if solver.spec.open_mode == OPEN_POINTS:
+    def take(i: int) -> None:
+        nonlocal base_j
+        kept.append(i)
+        mt, mj = cards[i]
+        base_j -= mj
+        for s in range(4):
+            row, sub = base[s], mt[s]
+            for r in range(13):
+                row[r] -= sub[r]
+
+    L, M = solver.spec.min_len, solver.spec.min_nat
+    Item = tuple[int, int, bool, bool]
+
+    def carve(items: list[Item], free: dict[_MeldKey, list[int]]) -> list[list[Item]] | None:
+        """The run ``items`` (in run order) cut into pieces, as many as possible of them
+        melds of the old table (still in ``free``) and the others valid runs; None if no
+        piece is one. Every piece of a valid run is a valid run when it is long enough and
+        holds enough naturals."""
+        n = len(items)
+        best: list[int] = [-1] * (n + 1)
+        cut: list[int] = [0] * (n + 1)
+        best[0] = 0
+        for j in range(1, n + 1):
+            for i in range(j):
+                if best[i] < 0:
+                    continue
+                seg = items[i:j]
+                if free.get(_meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])):
+                    got = best[i] + 1
+                elif j - i >= L and sum(not jk for _s, _r, jk, _t in seg) >= M:
+                    got = best[i]
+                else:
+                    continue
+                if got > best[j]:
+                    best[j], cut[j] = got, i
+        if best[n] <= 0:
+            return None
+        pieces: list[list[Item]] = []
+        j = n
+        while j > 0:
+            pieces.append(items[cut[j] : j])
+            j = cut[j]
+        return pieces[::-1]
+
+    def absorb(res: CoreResult) -> CoreResult:
+        """Keep the melds that the play ``res`` (of the table without ``kept``) holds
+        unchanged, or as pieces of its runs; returns the play of the rest."""
+        free: dict[_MeldKey, list[int]] = {}
+        for i, key in enumerate(keys):
+            if key is not None and i not in kept:
+                free.setdefault(key, []).append(i)
+        if not free:
+            return res
+        rest: list[tuple[bool, list[Item]]] = []
+        changed = False
+        for is_run, items in res.melds:
+            if any(t for *_x, t in items):  # an opening meld is the hand's own
+                rest.append((is_run, items))
+                continue
+            if not is_run:
+                slots = free.get(_meld_key(False, [(s, r, j) for s, r, j, _t in items]))
+                if slots:
+                    take(slots.pop())
+                    changed = True
+                else:
+                    rest.append((is_run, items))
+                continue
+            pieces = carve(items, free)
+            if pieces is None:
+                rest.append((is_run, items))
+                continue
+            changed = True
+            for piece in pieces:
+                slots = free.get(_meld_key(True, [(s, r, j) for s, r, j, _t in piece]))
+                if slots:
+                    take(slots.pop())
+                else:
+                    rest.append((True, piece))
+        return CoreResult(res.score, rest) if changed else res
+
+    def feasible(group: list[int]) -> CoreResult | None:
+        if solver.spec.open_mode != OPEN_NONE:
             # an opening beside the kept melds: the ways to open answer exactly
-            exact = _open_exact(solver, rest, target)
+            gone = set(kept) | set(group)
+            rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
+            exact = _open_exact(solver, rest, target, reach=True)
             if exact is not None:
-                return exact.score >= target
+                return exact if exact.score >= target else None
+        t = [row[:] for row in base]
+        tj = base_j
+        for i in group:
+            mt, mj = cards[i]
+            tj -= mj
+            for s in range(4):
+                row, sub = t[s], mt[s]
+                for r in range(13):
+                    row[r] -= sub[r]
+        if solver.stranded(t, tj, solver.h):
+            return None  # a table card no meld of the rest can hold
         try:
-            res = solver.solve(rest, melds=False, target=target, budget=solver.settings.keep_budget)
+            res = solver.solve_counts(
+                t, tj, melds=True, target=target, budget=solver.settings.keep_budget
+            )
         except BudgetExceeded:
-            return False  # unknown: do not keep (the tie-break is best-effort)
-        return res.score >= target
+            return None  # unknown: do not keep (the tie-break is best-effort)
+        return res if res.score >= target else None
+
+    current = absorb(found)  # an optimal play of the table without the kept melds
 
     def visit(group: list[int]) -> None:
+        nonlocal current
+        group = [i for i in group if i not in kept]
         if not group:
             return
-        if feasible(kept + group):
-            kept.extend(group)
+        res = feasible(group)
+        if res is not None:
+            for i in group:
+                take(i)
+            current = absorb(res)
             return
         if len(group) == 1:
             return
@@ -854,8 +1084,8 @@ def _keep_greedy(solver: _Solver, melds: Sequence[Meld], target: int) -> list[in
         visit(group[:mid])
         visit(group[mid:])
 
-    visit(list(range(len(melds))))
-    return sorted(kept)
+    visit([i for i in range(len(melds)) if i not in kept])
+    return sorted(kept), current
 
 
 def can_arrange(
