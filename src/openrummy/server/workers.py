@@ -103,13 +103,15 @@ class CpuBudget:
         return self.left >= self.burst
 
 
-WORKER_NICE = 19
-"""The worker processes' ``nice``: the lowest priority, so the event loop (and every other
-table's actions) wins the CPU whenever both want it; idle cores still go to the judging."""
+WORKER_NICE = 10
+"""The worker processes' ``nice``: a low priority, so the event loop (and every other
+table's actions) wins most of the CPU whenever both want it; idle cores still go to the
+judging. Not 19: on a machine busy with other work that starves the judging until the
+players' requests time out."""
 
 
 def _worker_start() -> None:
-    """A worker process yields the CPU to the server's event loop (the lowest priority),
+    """A worker process yields the CPU to the server's event loop (a low priority),
     then imports what the jobs use."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE - os.nice(0))
