@@ -116,32 +116,10 @@ def _partnerless(state: int) -> int:
     return alone.bit_count() + (alone & twice).bit_count()
 
 
-def could_declare(hand: Sequence[Card], wilds: Wilds) -> bool:
-    """False only when no card of ``hand`` can be the finish card of a valid 13- or 10-card
-    declaration (see the module docstring); True means "perhaps"."""
-    bits = [0, 0, 0, 0]
-    state = 0
-    units = 0
-    wild_rank = wilds.wild_rank
-    extra = wilds.extra
-    for c in hand:
-        s, r = _PLACES.get(c) or _place(c)
-        if s < 0:
-            units += 1
-            continue
-        bits[s] |= 1 << r
-        if r == wild_rank or (extra and c in extra):
-            units += 1
-        else:
-            state += 1 << (3 * (13 * s + r - 1))
-    if not _pure_three(bits):
-        return False
-    return _Cover().search(state, units, True, False)
-
-
-def could_group(cards: Sequence[Card], wilds: Wilds) -> bool:
-    """False only when ``cards`` (a hand without its finish card) make no valid 13- or
-    10-card declaration; True means "perhaps"."""
+def _encode(cards: Sequence[Card], wilds: Wilds) -> tuple[list[int], int, int]:
+    """``cards`` as the quick test reads them: the natural ranks held per suit (bits), the
+    packed counts of the natural cards that are not wild (state), and the wild cards and
+    printed jokers (units)."""
     bits = [0, 0, 0, 0]
     state = 0
     units = 0
@@ -157,6 +135,22 @@ def could_group(cards: Sequence[Card], wilds: Wilds) -> bool:
             units += 1
         else:
             state += 1 << (3 * (13 * s + r - 1))
+    return bits, state, units
+
+
+def could_declare(hand: Sequence[Card], wilds: Wilds) -> bool:
+    """False only when no card of ``hand`` can be the finish card of a valid 13- or 10-card
+    declaration (see the module docstring); True means "perhaps"."""
+    bits, state, units = _encode(hand, wilds)
+    if not _pure_three(bits):
+        return False
+    return _Cover().search(state, units, True, False)
+
+
+def could_group(cards: Sequence[Card], wilds: Wilds) -> bool:
+    """False only when ``cards`` (a hand without its finish card) make no valid 13- or
+    10-card declaration; True means "perhaps"."""
+    bits, state, units = _encode(cards, wilds)
     return _pure_three(bits) and _Cover().search(state, units, False, False)
 
 
