@@ -295,25 +295,7 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
     def _step_range(
         self, lo: int, hi: int, a: npt.NDArray[np.int64], work: npt.NDArray[np.bool_]
     ) -> None:
-        core.step_work(
-            lo,
-            hi,
-            a,
-            work,
-            self.cnt,
-            self.pool,
-            self.before,
-            self.now,
-            self.slot,
-            self.aok,
-            self.sc,
-            self.mask,
-            self.obs,
-            self.cfg,
-            self.s_cnt,
-            self.s_pool,
-            self.s_slot,
-        )
+        core.step_work(lo, hi, a, work, *self._arrays())
 
     def close_extras(self, **kwargs: Any) -> None:
         if self._pool is not None:
@@ -416,8 +398,11 @@ class RummikubPrimitiveVectorEnv(VectorEnv[VectorObs, npt.NDArray[np.int64], npt
             sc[i, core.F_END] = ActionKind.END in kinds
             sc[i, core.F_TAKE] = ActionKind.TAKE in kinds
             sc[i, core.F_DISCARD] = ActionKind.DISCARD in kinds
-        core.load_turns(
-            games,
+        core.load_turns(games, *self._arrays())
+
+    def _arrays(self) -> tuple[Any, ...]:
+        """The games' state arrays in the order the compiled kernels take them."""
+        return (
             self.cnt,
             self.pool,
             self.before,
