@@ -71,11 +71,9 @@ def wait_melds(page: Any, sizes: list[int]) -> None:
     )
 
 
-def test_hand_order_undo_draw_reload_close_and_rematch(server: Server, browser: Any) -> None:
-    rules = find_preset("robbers")
-    match: Any = new_match(rules, 2, seed=SEED)
-    dealt = len(match.game.hands[0])
-
+def create_two_seat_table(server: Server, browser: Any, seed: str) -> Any:
+    """Ann creates a table of the default preset against one bot (moving every 0.2 s),
+    dealt from ``seed``; the page once it is her turn."""
     page = new_page(browser)
     page.goto(server.url)
     page.wait_for_selector("#create-btn")
@@ -83,9 +81,18 @@ def test_hand_order_undo_draw_reload_close_and_rematch(server: Server, browser: 
     while page.locator(".seat-edit li").count() > 2:
         page.get_by_role("button", name="− Seat").click()
     page.select_option("#opt-pause", "0.2")
-    server.next_seed(SEED)
+    server.next_seed(seed)
     page.click("#create-btn")
     wait_my_turn(page)
+    return page
+
+
+def test_hand_order_undo_draw_reload_close_and_rematch(server: Server, browser: Any) -> None:
+    rules = find_preset("robbers")
+    match: Any = new_match(rules, 2, seed=SEED)
+    dealt = len(match.game.hands[0])
+
+    page = create_two_seat_table(server, browser, SEED)
     assert page.title().startswith("● Your turn")
     page.wait_for_function(f"document.querySelectorAll('#hand .card').length === {dealt}")
 
@@ -217,16 +224,7 @@ def test_a_joker_swap_before_opening_is_refused_at_once(server: Server, browser:
     match: Any = new_match(rules, 2, seed=EARLY_SWAP_SEED)
     assert match.current == 1 and "9C" in [str(c) for c in match.game.hands[0]]
 
-    page = new_page(browser)
-    page.goto(server.url)
-    page.wait_for_selector("#create-btn")
-    page.fill("#create-name", "Ann")
-    while page.locator(".seat-edit li").count() > 2:
-        page.get_by_role("button", name="− Seat").click()
-    page.select_option("#opt-pause", "0.2")
-    server.next_seed(EARLY_SWAP_SEED)
-    page.click("#create-btn")
-    wait_my_turn(page)
+    page = create_two_seat_table(server, browser, EARLY_SWAP_SEED)
     joker = page.locator('.table-melds .card.joker[aria-label="Joker=9♥"]')
     before = meld_sizes(page)
     # Drop 9C on the joker: the card takes its place, the joker stays on the table (in a meld
