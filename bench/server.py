@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import base64
 import gc
 import json
 import multiprocessing as mp
@@ -247,6 +247,9 @@ HEAVY_CHECK = ["[JH QH JK JK JK]", "[JD JK KD]", *RUNS]
 ATTACKS = os.environ.get("BENCH_ATTACKS", "checks,hellos,tables")
 """The attacks an attacker runs (an experiment may leave some out)."""
 
+HELLO_RATE = 20.0
+"""Hellos a second on the attacker's connection: the server's default message rate."""
+
 
 class AttackStats:
     def __init__(self) -> None:
@@ -256,107 +259,266 @@ class AttackStats:
         self.answers[what] = self.answers.get(what, 0) + 1
 
 
-async def _attacker(url: str, address: str, stop: Any, active: Any, stats: AttackStats) -> None:
+def http_request(
+    method: str, path: str, address: str, body: Any = None, token: str | None = None
+) -> bytes:
+    """One HTTP/1.1 request (keep-alive) as bytes: made once, sent as often as wanted."""
+    data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"X-Forwarded-For: {address}"]
+    if token is not None:
+        head.append(f"Authorization: Bearer {token}")
+    if body is not None:
+        head.append("Content-Type: application/json")
+    head.append(f"Content-Length: {len(data)}")
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + data
+
+
+class RawHttp:
+    """One keep-alive HTTP/1.1 connection that costs its client next to nothing: requests
+    are bytes made in advance, and an answer is read as its status line, its head and
+    ``Content-Length`` bytes (no HTTP library, no parsing of what is not needed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, data: bytes) -> tuple[int, bytes]:
+        """Send ``data``; the answer's status and body (one new connection if the last
+        one was closed)."""
+        for attempt in (0, 1):
+            if self.reader is None or self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                self.writer.write(data)
+                head = await self.reader.readuntil(b"\r\n\r\n")
+                lower = head.lower()
+                at = lower.find(b"\r\ncontent-length:")
+                size = int(head[at + 17 : head.index(b"\r\n", at + 2)]) if at >= 0 else 0
+                body = await self.reader.readexactly(size) if size else b""
+                if b"\r\nconnection: close" in lower:
+                    self.close()
+                return int(head[9:12]), body
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+def ws_frame(payload: bytes, opcode: int = 0x1) -> bytes:
+    """A client's WebSocket frame (RFC 6455), masked with the all-zero key: the payload
+    goes out as it is, so a frame is made once and sent as often as wanted."""
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x80 | opcode, 0x80 | n])
+    elif n < 1 << 16:
+        head = bytes([0x80 | opcode, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x80 | opcode, 0x80 | 127]) + n.to_bytes(8, "big")
+    return head + b"\0\0\0\0" + payload
+
+
+class RawWebSocket:
+    """A WebSocket client of the least work: a handshake, pre-made frames, and each
+    answer read as its payload's bytes (pings answered; nothing decoded)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def connect(cls, host: str, port: int, path: str, address: str) -> RawWebSocket:
+        reader, writer = await asyncio.open_connection(host, port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nX-Forwarded-For: {address}\r\n\r\n"
+            ).encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        if head[9:12] != b"101":
+            raise ConnectionError(f"no WebSocket: {head[:40]!r}")
+        return cls(reader, writer)
+
+    def send(self, frame: bytes) -> None:
+        self.writer.write(frame)
+
+    async def recv(self) -> bytes | None:
+        """The next text message's payload; None once the server closes."""
+        while True:
+            try:
+                b0, b1 = await self.reader.readexactly(2)
+                n = b1 & 0x7F
+                if n == 126:
+                    n = int.from_bytes(await self.reader.readexactly(2), "big")
+                elif n == 127:
+                    n = int.from_bytes(await self.reader.readexactly(8), "big")
+                payload = await self.reader.readexactly(n) if n else b""
+            except (ConnectionError, asyncio.IncompleteReadError):
+                return None
+            opcode = b0 & 0x0F
+            if opcode == 0x9:  # ping
+                self.send(ws_frame(payload, 0xA))
+            elif opcode == 0x8:  # close
+                return None
+            elif opcode == 0x1:
+                return payload
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def answer_code(payload: bytes) -> str:
+    """A server message's error code (or its type), found without decoding it."""
+    for key in (b'"code":"', b'"type":"'):
+        at = payload.find(key)
+        if at >= 0:
+            start = at + len(key)
+            return payload[start : payload.index(b'"', start)].decode()
+    return "?"
+
+
+class Phase:
+    """The attack's switch as the attackers' loop sees it: the bench's process events
+    (``active``, ``stop``) copied into plain flags every 50 ms, so an attack loop tests
+    a flag, not a lock shared between processes."""
+
+    def __init__(self, stop: Any, active: Any) -> None:
+        self.stop, self.active = stop, active
+        self.on = False
+        self.over = False
+        self.changed = asyncio.Event()
+
+    async def follow(self) -> None:
+        while not self.over:
+            on, over = self.active.is_set(), self.stop.is_set()
+            if on != self.on or over:
+                self.on, self.over = on, over
+                self.changed.set()
+                self.changed = asyncio.Event()
+            await asyncio.sleep(0.05)
+
+    async def attacking(self) -> bool:
+        """Wait while the attack is paused; False once the run is over."""
+        while not self.on and not self.over:
+            await self.changed.wait()
+        return not self.over
+
+
+async def _attacker(url: str, address: str, phase: Phase, stats: AttackStats) -> None:
     """One hostile address: checks back to back, wrong hellos, tables, bots-only games.
 
-    It attacks while ``active`` is set and idles while it is clear (its bots-only games are
-    then closed, so that they do not play on into a quiet phase), until ``stop`` is set.
+    It attacks while the phase is on and idles while it is off (its bots-only games are
+    then closed, so that they do not play on into a quiet phase), until the run is over.
     """
-    headers = {"X-Forwarded-For": address}
-    async with httpx.AsyncClient(base_url=url, timeout=60, headers=headers) as http:
-        made = (
-            await http.post(
-                "/api/tables",
-                json={
-                    "preset": PRESET,
-                    "seats": [{}, {"kind": "bot", "bot": "simple"}],
-                    "creator_seat": 0,
-                    "creator_name": "Mallory",
-                },
-            )
-        ).json()
-        tid, token = made["table"]["id"], made["seat_token"]
-        await http.post(
-            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['creator_token']}"}
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    lobby = RawHttp(host, int(port))
+
+    def post(path: str, body: Any = None, token: str | None = None) -> bytes:
+        return http_request("POST", path, address, body, token)
+
+    _, body = await lobby.request(
+        post(
+            "/api/tables",
+            {
+                "preset": PRESET,
+                "seats": [{}, {"kind": "bot", "bot": "simple"}],
+                "creator_seat": 0,
+                "creator_name": "Mallory",
+            },
         )
+    )
+    made = json.loads(body)
+    tid, token = made["table"]["id"], made["seat_token"]
+    await lobby.request(post(f"/api/tables/{tid}/start", token=made["creator_token"]))
 
-        async def attacking() -> bool:
-            """Wait while the attack is paused; False once the run is over."""
-            while not active.is_set():
-                if stop.is_set():
-                    return False
-                await asyncio.sleep(0.1)
-            return not stop.is_set()
-
-        async def checks() -> None:
-            auth = {"Authorization": f"Bearer {token}"}
-            while await attacking():
-                r = await http.post(
-                    f"/api/tables/{tid}/check", json={"table": HEAVY_CHECK}, headers=auth
-                )
-                stats.count(f"check {r.status_code}")
-                if r.status_code == 503:
+    async def checks() -> None:
+        http = RawHttp(host, int(port))
+        check = post(f"/api/tables/{tid}/check", {"table": HEAVY_CHECK}, token)
+        while await phase.attacking():
+            while phase.on:
+                status, _ = await http.request(check)
+                stats.count(f"check {status}")
+                if status == 503:
                     await asyncio.sleep(0.05)  # back to back, with a breath after a refusal
 
-        async def hellos() -> None:
-            ws_url = url.replace("http://", "ws://") + f"/ws/tables/{tid}"
-            async with websockets.connect(
-                ws_url, additional_headers=headers, compression=None
-            ) as ws:
-                k = 0
-                while await attacking():
-                    k += 1
-                    await ws.send(json.dumps({"type": "hello", "token": f"guess-{k}"}))
-                    with contextlib.suppress(TimeoutError):
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
-                        stats.count(f"hello {msg.get('code', msg['type'])}")
-                    await asyncio.sleep(1 / 20)  # the connection's message rate
+    async def hellos() -> None:
+        ws = await RawWebSocket.connect(host, int(port), f"/ws/tables/{tid}", address)
+        frames = [
+            ws_frame(json.dumps({"type": "hello", "token": f"guess-{k}"}).encode())
+            for k in range(256)
+        ]
 
-        async def tables() -> None:
-            bots = [{"kind": "bot", "bot": "simple"}] * 2
-            mine: list[tuple[str, str]] = []
-            while await attacking():
-                r = await http.post(
-                    "/api/tables",
-                    json={"preset": PRESET, "seats": bots, "bot_pause": 0, "title": "spam"},
-                )
-                stats.count(f"create {r.status_code}")
-                if r.status_code == 201:
-                    made = r.json()
+        async def answers() -> None:
+            while (payload := await ws.recv()) is not None:
+                stats.count("hello " + answer_code(payload))
+
+        reading = asyncio.create_task(answers())
+        loop = asyncio.get_running_loop()
+        k = 0
+        while await phase.attacking():
+            due = loop.time()
+            while phase.on:
+                ws.send(frames[k % len(frames)])
+                k += 1
+                due = max(due + 1 / HELLO_RATE, loop.time() - 1 / HELLO_RATE)
+                await asyncio.sleep(due - loop.time())
+        ws.close()
+        reading.cancel()
+
+    async def tables() -> None:
+        http = RawHttp(host, int(port))
+        bots = [{"kind": "bot", "bot": "simple"}] * 2
+        create = post(
+            "/api/tables", {"preset": PRESET, "seats": bots, "bot_pause": 0, "title": "spam"}
+        )
+        mine: list[tuple[str, str]] = []
+        while await phase.attacking():
+            while phase.on:
+                status, body = await http.request(create)
+                stats.count(f"create {status}")
+                if status == 201:
+                    made = json.loads(body)
                     mine.append((made["table"]["id"], made["creator_token"]))
-                    await http.post(
-                        f"/api/tables/{made['table']['id']}/start",
-                        headers={"Authorization": f"Bearer {made['creator_token']}"},
-                    )
+                    await http.request(post(f"/api/tables/{mine[-1][0]}/start", token=mine[-1][1]))
                 else:
                     await asyncio.sleep(0.5)
-                if not active.is_set():
-                    for table_id, creator in mine:
-                        await http.post(
-                            f"/api/tables/{table_id}/close",
-                            headers={"Authorization": f"Bearer {creator}"},
-                        )
-                    mine.clear()
+            for table_id, creator in mine:
+                await http.request(post(f"/api/tables/{table_id}/close", token=creator))
+            mine.clear()
 
-        kinds = {"checks": checks, "hellos": hellos, "tables": tables}
-        await asyncio.gather(*(kinds[k]() for k in ATTACKS.split(",")))
+    kinds = {"checks": checks, "hellos": hellos, "tables": tables}
+    await asyncio.gather(*(kinds[k]() for k in ATTACKS.split(",")))
 
 
 def attack_process(urls: list[str], addresses: int, stop: Any, active: Any, out: Any) -> None:
-    """Entry point of the hostile clients' process: they attack while ``active`` is set,
-    until ``stop`` is set."""
+    """Entry point of the hostile clients' process (one asyncio loop on uvloop for every
+    address): they attack while ``active`` is set, until ``stop`` is set."""
+    import uvloop
+
     stats = AttackStats()
 
     async def run() -> None:
+        phase = Phase(stop, active)
+        following = asyncio.create_task(phase.follow())
         await asyncio.gather(
             *(
-                _attacker(urls[i % len(urls)], f"10.66.0.{i + 1}", stop, active, stats)
+                _attacker(urls[i % len(urls)], f"10.66.0.{i + 1}", phase, stats)
                 for i in range(addresses)
             )
         )
+        following.cancel()
 
     try:
-        asyncio.run(run())
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            runner.run(run())
     finally:
         out.put(stats.answers)
 
