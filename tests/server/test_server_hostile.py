@@ -16,6 +16,7 @@ server trusts from 127.0.0.1 as uvicorn does by default.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -23,6 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 import openrummy.server.web as web
 from helpers.server import HANG_GUARD, Client, Server
@@ -343,6 +345,54 @@ async def test_failed_hellos_are_limited_per_address(server_factory: Factory) ->
     assert (await mover.act("draw", 0))["type"] == "update"
 
 
+def _count_reads(server: Server, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The table ids the server reads from its database from now on."""
+    store = server.service.store
+    reads: list[str] = []
+    read = store.get_table
+
+    async def counted(table_id: str) -> Any:
+        reads.append(table_id)
+        return await read(table_id)
+
+    monkeypatch.setattr(store, "get_table", counted)
+    return reads
+
+
+async def test_a_wrong_token_is_refused_from_memory(
+    server_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await server_factory(hello_failures_per_minute=3.0)
+    tid, mover, _waiter, _mj, _wj = await _seated_game(server)
+    reads = _count_reads(server, monkeypatch)
+    intruder = await server.client(tid)
+    answers = []
+    for k in range(5):
+        await intruder.send({"type": "hello", "token": f"guess-{k}"})
+        answers.append((await intruder.expect("error"))["code"])
+    assert answers == ["bad_token"] * 3 + ["rate_limited"] * 2
+    assert reads == []  # neither a wrong token nor a refusal reads the database
+    assert (await mover.act("draw", 0))["type"] == "update"
+
+
+async def test_hellos_for_tables_that_do_not_exist_count_as_failed(
+    server_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await server_factory(hello_failures_per_minute=2.0)
+    tid, _mover, _waiter, _mj, _wj = await _seated_game(server)
+    reads = _count_reads(server, monkeypatch)
+    async with websockets.connect(server.ws_url("no-such-table")) as ws:
+        answers = []
+        for _ in range(4):
+            await ws.send(json.dumps({"type": "hello"}))
+            answers.append(json.loads(await asyncio.wait_for(ws.recv(), HANG_GUARD))["code"])
+    assert answers == ["not_found", "not_found", "rate_limited", "rate_limited"]
+    assert reads == ["no-such-table"] * 2  # the refused ones were not looked up
+    # Watching a table in play still works from this address, without a token.
+    watcher = await server.client(tid)
+    assert watcher.welcome["role"] == "spectator"
+
+
 # -- 2. tables: creation, rounds, pauses, lifetime -----------------------------------------
 async def test_table_creation_is_limited_per_address(server_factory: Factory) -> None:
     server = await server_factory(tables_burst=2, tables_per_hour=0.001)
@@ -358,11 +408,17 @@ async def test_table_creation_is_limited_per_address(server_factory: Factory) ->
     assert r.status_code == 201, r.text
 
 
-async def test_unfinished_tables_are_limited_per_address(server_factory: Factory) -> None:
+async def test_unfinished_tables_are_limited_per_address(
+    server_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     server = await server_factory(open_tables_per_client=2)
     made = [await server.create(preset="robbers", seats=[{}, {}]) for _ in range(2)]
-    r = await server.http.post("/api/tables", json={"preset": "robbers", "seats": [{}, {}]})
-    assert r.status_code == 429 and "close one" in r.json()["message"], r.text
+    reads = _count_reads(server, monkeypatch)
+    for _ in range(5):
+        r = await server.http.post("/api/tables", json={"preset": "robbers", "seats": [{}, {}]})
+        assert r.status_code == 429 and "close one" in r.json()["message"], r.text
+    # The open tables nobody is connected to were looked up once, not at every refusal.
+    assert sorted(reads) == sorted(m["table"]["id"] for m in made)
     closed = await server.http.post(
         f"/api/tables/{made[0]['table']['id']}/close", headers=_bearer(made[0]["creator_token"])
     )

@@ -122,6 +122,11 @@ class ServiceCore(abc.ABC):
         self.created_by: dict[str, dict[str, bool]] = {}
         """Per client address, the tables it created that may still be open or running (and
         whether each has bots only)."""
+        self.creator_of: dict[str, str] = {}
+        """The address that created each table of ``created_by``."""
+        self.creations_rechecked: dict[str, float] = {}
+        """When the tables of ``created_by`` that are not in memory were last looked up in the
+        database, per address (``time.monotonic()``)."""
         self.creations = AddressBuckets(
             rate=settings.tables_per_hour / 3600, burst=settings.tables_burst
         )
@@ -146,6 +151,20 @@ class ServiceCore(abc.ABC):
         """Let a table go from ``live`` when nobody is connected and it no longer plays."""
         if not live.conns and not live.running and self.live.get(live.id) is live:
             del self.live[live.id]
+
+    def _noted(self, table_id: str, row: TableRow | None) -> None:
+        """A table's row as just read: once it is finished or closed (or gone), it no longer
+        counts among its creator's unfinished tables."""
+        if row is not None and row.status in ("open", "running"):
+            return
+        client = self.creator_of.pop(table_id, None)
+        if client is None:
+            return
+        mine = self.created_by.get(client)
+        if mine is not None:
+            mine.pop(table_id, None)
+            if not mine:
+                del self.created_by[client]
 
     def _seat_of(self, row: TableRow, token: str) -> SeatRow | None:
         h = hash_token(token)

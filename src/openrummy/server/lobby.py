@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import math
 import secrets
+import time
 from typing import Any
 
 from openrummy.bots import bot_infos, make_bot
@@ -32,6 +34,10 @@ from .store import SeatRow, TableRow
 __all__ = ["Lobby", "table_info"]
 
 log = logging.getLogger("openrummy.server")
+
+CREATIONS_RECHECK = 10.0
+"""Seconds between two database look-ups of one address's unfinished tables, when it is at
+its limit (every end this process sees is noted at once; this finds the others)."""
 
 
 def table_info(row: TableRow) -> TableInfo:
@@ -78,7 +84,8 @@ class Lobby(ServiceCore):
     """The REST operations on tables, and what is published about them."""
 
     async def create(self, req: CreateTable, *, client: str = "local") -> CreatedTable:
-        await self._check_creator_limits(client)
+        bots_only = all(spec.kind == "bot" for spec in req.seats)
+        await self._check_creator_limits(client, bots_only=bots_only)
         options: dict[str, Any] = dict(req.options)
         if req.match_format is not None:
             options["match.format"] = req.match_format
@@ -125,19 +132,8 @@ class Lobby(ServiceCore):
             )
         table_id = secrets.token_urlsafe(9)
         pause = self.settings.bot_pause if req.bot_pause is None else req.bot_pause
-        bots_only = all(seat.kind == "bot" for seat in seats)
         if bots_only:
             pause = max(pause, self.settings.bots_only_pause)
-            most = self.settings.bots_only_tables_per_client
-            if (
-                self.settings.limited(client)
-                and sum(self.created_by.get(client, {}).values()) >= most
-            ):
-                raise ServiceError(
-                    ErrorCode.RATE_LIMITED,
-                    f"at most {most} unfinished tables of bots only from one address",
-                    429,
-                )
         row = TableRow(
             id=table_id,
             title=req.title or f"{getattr(rules, 'title', rules.name)} table",
@@ -154,7 +150,9 @@ class Lobby(ServiceCore):
             game=None,
         )
         await self.store.create_table(row)
-        self.created_by.setdefault(client, {})[table_id] = bots_only
+        if self.settings.limited(client):
+            self.created_by.setdefault(client, {})[table_id] = bots_only
+            self.creator_of[table_id] = client
         return CreatedTable(
             table=table_info(row),
             creator_token=creator_token,
@@ -162,25 +160,31 @@ class Lobby(ServiceCore):
             seat_token=seat_token,
         )
 
-    async def _check_creator_limits(self, client: str) -> None:
-        """Per client address: tables created per hour, and unfinished tables at once."""
+    async def _check_creator_limits(self, client: str, *, bots_only: bool) -> None:
+        """Per client address: unfinished tables at once (and of them, tables of bots only),
+        tables created per hour. Checked before anything else of the request, from memory:
+        a table's end is noted as it happens (``_noted``), and the creator's tables that are
+        not in memory (open ones nobody is connected to) are looked up in the database at
+        most every ``CREATIONS_RECHECK`` seconds, so refusals cost no database reads."""
         if not self.settings.limited(client):
             return
-        mine = self.created_by.get(client)
-        if mine:
-            for table_id in list(mine):
-                live = self.live.get(table_id)
-                row = live.row if live is not None else await self.store.get_table(table_id)
-                if row is None or row.status not in ("open", "running"):
-                    mine.pop(table_id, None)
-            if not mine and self.created_by.get(client) is mine:
-                del self.created_by[client]
+        mine = self.created_by.get(client, {})
         most = self.settings.open_tables_per_client
-        if mine and len(mine) >= most:
+        most_bots = self.settings.bots_only_tables_per_client
+        if len(mine) >= most or (bots_only and sum(mine.values()) >= most_bots):
+            await self._recheck_creations(client)
+            mine = self.created_by.get(client, {})
+        if len(mine) >= most:
             raise ServiceError(
                 ErrorCode.RATE_LIMITED,
                 f"you have {len(mine)} tables open or running (at most {most}): "
                 "finish or close one first",
+                429,
+            )
+        if bots_only and sum(mine.values()) >= most_bots:
+            raise ServiceError(
+                ErrorCode.RATE_LIMITED,
+                f"at most {most_bots} unfinished tables of bots only from one address",
                 429,
             )
         if not self.creations.take(client):
@@ -190,6 +194,22 @@ class Lobby(ServiceCore):
                 f"(bursts of {self.settings.tables_burst}) from one address",
                 429,
             )
+
+    async def _recheck_creations(self, client: str) -> None:
+        """Look up which of the address's tables have ended meanwhile: those in memory at
+        once, the others in the database (at most every ``CREATIONS_RECHECK`` seconds)."""
+        now = time.monotonic()
+        from_store = now - self.creations_rechecked.get(client, -math.inf) >= CREATIONS_RECHECK
+        if from_store:
+            self.creations_rechecked[client] = now
+        for table_id in list(self.created_by.get(client, {})):
+            live = self.live.get(table_id)
+            if live is not None:
+                self._noted(table_id, live.row)
+            elif from_store:
+                self._noted(table_id, await self.store.get_table(table_id))
+        if client not in self.created_by:
+            self.creations_rechecked.pop(client, None)
 
     @staticmethod
     def _default_bot(family: str) -> str:

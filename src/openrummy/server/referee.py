@@ -193,6 +193,7 @@ class Referee(ServiceCore):
 
     async def _finished(self, live: Live) -> None:
         row = await self.store.get_table(live.id)
+        self._noted(live.id, row)
         if row is not None:
             live.row = dataclasses.replace(row, seq=live.seq)
         self._send_all(live, {"type": "table", "table": self._table_json(live)})

@@ -194,6 +194,7 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
         live = self.live.get(table_id)
         if live is None:
             row = await self.store.get_table(table_id)
+            self._noted(table_id, row)
             if row is not None and row.status == "running":
                 live = await self.get_live(table_id)
                 if live is not None:
@@ -201,6 +202,7 @@ class TableService(Lobby, Sessions, Referee, Scheduler, ServiceCore):
             return
         async with live.lock:
             row = await self.store.get_table(table_id)
+            self._noted(table_id, row)
             if row is None:
                 return
             started = live.row.game is None and row.game is not None

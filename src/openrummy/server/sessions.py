@@ -85,21 +85,38 @@ class Sessions(ServiceCore):
     """The WebSocket operations: hello, sync, resume, and a seat's presence."""
 
     async def hello(self, conn: Conn, table_id: str, token: str | None) -> None:
+        """Connect ``conn`` to a table, as a seat (with its token) or a spectator.
+
+        A hello that fails (a token that holds no seat, a table that does not exist)
+        changes nothing and tells no one but its sender; from an address past
+        ``hello_failures_per_minute`` of them, a hello with a token, or for a table not
+        held in memory, is refused before any look at the table or the database.
+        """
         limited = self.settings.limited(conn.address)
-        if token is not None and limited and not self.failed_hellos.peek(conn.address):
+        if (
+            limited
+            and (token is not None or (table_id not in self.live and table_id not in self.kept))
+            and not self.failed_hellos.peek(conn.address)
+        ):
             raise ServiceError(
                 ErrorCode.RATE_LIMITED,
-                f"too many hellos with a wrong token from your address (at most "
+                f"too many failed hellos from your address (at most "
                 f"{self.settings.hello_failures_per_minute:g} a minute): this one was not read",
                 429,
             )
         live = await self.get_live(table_id)
         if live is None:
+            if limited:
+                self.failed_hellos.take(conn.address)
             raise ServiceError(ErrorCode.NOT_FOUND, f"there is no table {table_id!r}", 404)
         seat: SeatRow | None = None
         if token is not None:
             seat = self._seat_of(live.row, token)
-            if seat is None and self._seat_of_stored(await self.store.get_table(table_id), token):
+            if (
+                seat is None
+                and self._may_be_seated_elsewhere(live)
+                and self._seat_of_stored(await self.store.get_table(table_id), token)
+            ):
                 # Another process seated this player a moment ago: catch up with it. A wrong
                 # token never gets here, so it changes nothing at the table and tells no one.
                 await self._refresh(table_id)
@@ -128,6 +145,17 @@ class Sessions(ServiceCore):
             if seat is not None and seat.away and live.running:
                 await self._set_away(live, seat.idx, False)
             self.welcome(conn)
+
+    def _may_be_seated_elsewhere(self, live: Live) -> bool:
+        """Whether another server process may have seated a player here that this one has
+        not heard of yet: only with a shared database, and only at an open table with a free
+        seat (a join there is published before the start). A wrong token anywhere else is
+        refused from memory, without a database read."""
+        return (
+            not self.store.is_sqlite
+            and live.row.status == "open"
+            and any(s.kind == "human" and s.token_hash is None for s in live.row.seats)
+        )
 
     def _seat_of_stored(self, row: TableRow | None, token: str) -> bool:
         return row is not None and self._seat_of(row, token) is not None

@@ -142,8 +142,9 @@ class Settings:
     """New analyses one client address may start at once."""
 
     hello_failures_per_minute: float = 10.0
-    """Failed hellos (a token that holds no seat) one address may send per minute (bursts of
-    as many); beyond it a hello is answered ``rate_limited`` without looking."""
+    """Failed hellos (a token that holds no seat, a table that does not exist) one address may
+    send per minute (bursts of as many); beyond it a hello with a token, or for a table not in
+    memory, is answered ``rate_limited`` without looking."""
     tables_per_hour: float = 60.0
     """Tables one address may create per hour, sustained."""
     tables_burst: int = 20
