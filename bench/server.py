@@ -601,9 +601,11 @@ def run_level(
     seconds: float,
     procs: int,
     window: Callable[[float], None] | None = None,
+    players: list[int] | None = None,
 ) -> Stats:
     """N tables split over ``procs`` client processes, measured over the same window
-    (``window(start)``, if given, runs it: it returns when ``seconds`` have passed)."""
+    (``window(start)``, if given, runs it: it returns when ``seconds`` have passed; the
+    client processes' ids are added to ``players``, if given)."""
     ctx = mp.get_context("spawn")
     procs = max(1, min(procs, tables))
     go = ctx.Barrier(procs + 1)
@@ -619,6 +621,8 @@ def run_level(
     ]
     for w in workers:
         w.start()
+        if players is not None and w.pid is not None:
+            players.append(w.pid)
     stats = Stats()
     try:
         go.wait(300)
@@ -744,6 +748,52 @@ def report(n: int, stats: Stats, label: str) -> None:
     )
 
 
+def cpu_waiting() -> float:
+    """Seconds (since boot) during which some runnable task waited for a CPU (Linux PSI
+    ``some`` total; 0 where the kernel does not report it)."""
+    try:
+        line = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except OSError:
+        return 0.0
+    return int(line.rsplit("total=", 1)[1]) / 1e6
+
+
+class Meter:
+    """CPU seconds of every party of an interleaved run, read at the start and end of each
+    phase (Linux /proc): the server (its event loop, its other threads, its helper workers),
+    the scripted players' processes, the attackers' process, and the machine's CPU wait."""
+
+    PARTS = ("server", "loop", "threads", "workers", "players", "attackers", "waiting")
+
+    def __init__(self, pids: list[int], players: list[int], attacker: int) -> None:
+        self.pids, self.players, self.attacker = pids, players, attacker
+
+    def read(self) -> dict[str, float]:
+        split = [sum(x) for x in zip(*(cpu_split(p) for p in self.pids), strict=True)]
+        return {
+            "server": sum(split),
+            "loop": split[0],
+            "threads": split[1],
+            "workers": split[2],
+            "players": sum(cpu_seconds(p) for p in self.players),
+            "attackers": cpu_seconds(self.attacker),
+            "waiting": cpu_waiting(),
+        }
+
+
+PHASE_COLUMNS = (
+    f"{'tables':>6} {'load':>7} {'phase':>5} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+    f"{'max ms':>7} {'server':>7} {'loop':>6} {'threads':>7} {'workers':>7} {'players':>7} "
+    f"{'attackers':>9} {'waiting':>7} {'loadavg':>7}"
+)
+PHASE_LEGEND = """\
+CPU columns, in % of one core over the phase (this machine has {cores}): server = its event loop
++ its other threads (database driver, pool feeders, bots) + its helper workers; players = the
+scripted clients' processes; attackers = the hostile clients' own process (a real attacker runs
+on other machines: that is the bench's cost, not the server's); waiting = the share of the
+phase in which some runnable task waited for a CPU (Linux PSI): the machine's contention."""
+
+
 def interleaved(
     urls: list[str], pids: list[int], n: int, args: argparse.Namespace
 ) -> tuple[float, float]:
@@ -751,9 +801,10 @@ def interleaved(
     ``--phase`` seconds, ``--repeat`` times each), the same tables playing throughout.
 
     Prints each phase (its first ``--settle`` seconds, while the previous phase's backlog
-    clears, are not counted) and the ratio of the median attack p99 to the median quiet p99:
-    noise from the rest of the machine falls on both kinds of phase alike. Returns the two
-    medians.
+    clears, are not counted) with its CPU split by party, then the summary: each party's CPU
+    in the quiet and the attack phases, what the attack costs the server per hostile request
+    answered, and the ratio of the median attack p99 to the median quiet p99 (noise from the
+    rest of the machine falls on both kinds of phase alike). Returns the two medians.
     """
     ctx = mp.get_context("spawn")
     stop, active, out = ctx.Event(), ctx.Event(), ctx.Queue()
@@ -763,30 +814,26 @@ def interleaved(
     attacker.start()
     labels = ["quiet", "attack"] * args.repeat
     phases: list[dict[str, Any]] = []
+    players: list[int] = []
 
     def window(start: float) -> None:
+        meter = Meter(pids, players, attacker.pid or 0)
         t0 = start
         for label in labels:
             if label == "attack":
                 active.set()
             else:
                 active.clear()
-            cpu0 = sum(cpu_seconds(p) for p in pids)
-            split0 = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
-            hostile0 = cpu_seconds(attacker.pid or 0)
+            before = meter.read()
             time.sleep(max(0.0, t0 + args.phase - time.monotonic()))
             t1 = time.monotonic()
-            cpu = sum(cpu_seconds(p) for p in pids) - cpu0
-            split = [sum(x) for x in zip(*(cpu_split(p) for p in pids), strict=True)]
-            hostile = cpu_seconds(attacker.pid or 0) - hostile0
+            after = meter.read()
             phases.append(
                 {
                     "label": label,
                     "start": t0,
                     "end": t1,
-                    "cpu": cpu,
-                    "split": [b - a for a, b in zip(split0, split, strict=True)],
-                    "hostile": hostile,
+                    "cpu": {k: after[k] - before[k] for k in Meter.PARTS},
                     "load": os.getloadavg()[0],
                 }
             )
@@ -803,6 +850,7 @@ def interleaved(
             args.phase * len(labels),
             args.client_procs,
             window,
+            players,
         )
     finally:
         stop.set()
@@ -819,30 +867,54 @@ def interleaved(
         p99 = percentile(rtt, 0.99)
         p99s[ph["label"]].append(p99)
         span = ph["end"] - ph["start"]
+        share = {part: 100 * x / span for part, x in ph["cpu"].items()}
         print(
             f"{n:>6} {ph['label']:>7} {k + 1:>5} {len(rtt) / (ph['end'] - begin):>9.1f} "
             f"{statistics.median(rtt) if rtt else float('nan'):>7.1f} {p99:>7.1f} "
-            f"{max(rtt, default=float('nan')):>7.1f} {100 * ph['cpu'] / span:>9.0f}% "
-            + "".join(f"{100 * x / span:>8.0f}%" for x in ph["split"])
-            + f"{100 * ph['hostile'] / span:>11.0f}% {ph['load']:>7.1f}",
+            f"{max(rtt, default=float('nan')):>7.1f} {share['server']:>6.0f}% "
+            f"{share['loop']:>5.0f}% {share['threads']:>6.0f}% {share['workers']:>6.0f}% "
+            f"{share['players']:>6.0f}% {share['attackers']:>8.0f}% {share['waiting']:>6.0f}% "
+            f"{ph['load']:>7.1f}",
             flush=True,
         )
     quiet, attack = statistics.median(p99s["quiet"]), statistics.median(p99s["attack"])
+    # Each party's CPU per second of each kind of phase (all its phases together).
+    seconds = {
+        label: sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == label)
+        for label in ("quiet", "attack")
+    }
+    rate = {
+        label: {
+            part: sum(ph["cpu"][part] for ph in phases if ph["label"] == label) / seconds[label]
+            for part in Meter.PARTS
+        }
+        for label in ("quiet", "attack")
+    }
+    q, a = rate["quiet"], rate["attack"]
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.0f} %"
+
+    print(
+        f"{n:>6} CPU, quiet -> attack phases (% of one core): server {pct(q['server'])} -> "
+        f"{pct(a['server'])} (event loop {pct(q['loop'])} -> {pct(a['loop'])}, other threads "
+        f"{pct(q['threads'])} -> {pct(a['threads'])}, workers {pct(q['workers'])} -> "
+        f"{pct(a['workers'])}); players {pct(q['players'])} -> {pct(a['players'])}; "
+        f"attackers' own process {pct(a['attackers'])} (not the server's); CPU waiting "
+        f"{pct(q['waiting'])} -> {pct(a['waiting'])} of the time",
+        flush=True,
+    )
     # What the attack costs the server per hostile request answered: its extra CPU in the
     # attack phases over the quiet ones (per second), times the attack's seconds.
     requests = sum(answers.values())
-    extra = []
-    for part in range(3):
-        rate = {
-            label: sum(ph["split"][part] for ph in phases if ph["label"] == label)
-            / sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == label)
-            for label in ("quiet", "attack")
-        }
-        seconds = sum(ph["end"] - ph["start"] for ph in phases if ph["label"] == "attack")
-        extra.append(1000 * (rate["attack"] - rate["quiet"]) * seconds / max(1, requests))
+    extra = {
+        part: 1000 * (a[part] - q[part]) * seconds["attack"] / max(1, requests)
+        for part in ("loop", "threads", "workers")
+    }
     print(
-        f"{n:>6} CPU per hostile request answered ({requests}): event loop {extra[0]:+.2f} ms, "
-        f"other threads {extra[1]:+.2f} ms, workers {extra[2]:+.2f} ms",
+        f"{n:>6} server CPU per hostile request answered ({requests} in "
+        f"{seconds['attack']:.0f} s): event loop {extra['loop']:+.2f} ms, other threads "
+        f"{extra['threads']:+.2f} ms, workers {extra['workers']:+.2f} ms",
         flush=True,
     )
     print(
@@ -931,11 +1003,8 @@ def main(argv: list[str]) -> int:
                 f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
             )
             if args.attack:
-                print(
-                    f"{'tables':>6} {'load':>7} {'phase':>5} {'actions/s':>9} {'p50 ms':>7} "
-                    f"{'p99 ms':>7} {'max ms':>7} {'server CPU':>10} {'loop':>9}"
-                    f"{'threads':>9}{'workers':>9}{'hostile CPU':>12} {'loadavg':>7}"
-                )
+                print(PHASE_LEGEND.format(cores=os.cpu_count()))
+                print(PHASE_COLUMNS)
             else:
                 print(
                     f"{'tables':>6} {'load':>7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
