@@ -55,7 +55,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -523,6 +523,122 @@ def attack_process(urls: list[str], addresses: int, stop: Any, active: Any, out:
         out.put(stats.answers)
 
 
+# -- the server's CPU per hostile request, by kind -------------------------------------------
+async def request_costs(url: str, pid: int, count: int) -> None:
+    """Each kind of hostile request ``count`` times (fewer of the costly kinds) against an
+    otherwise idle server, one after the other: the server's CPU per request, split into its
+    event loop, its other threads and its helper workers (Linux /proc, in clock ticks: the
+    figures are averages over many requests), and the client's own CPU per request."""
+    host, port_text = url.removeprefix("http://").rsplit(":", 1)
+    port = int(port_text)
+
+    def post(path: str, body: Any = None, token: str | None = None, address: str = "") -> bytes:
+        return http_request("POST", path, address or "10.77.0.1", body, token)
+
+    lobby = RawHttp(host, port)
+    _, body = await lobby.request(
+        post(
+            "/api/tables",
+            {
+                "preset": PRESET,
+                "seats": [{}, {"kind": "bot", "bot": "simple"}],
+                "creator_seat": 0,
+                "creator_name": "Mallory",
+                "bot_pause": 30,
+            },
+        )
+    )
+    made = json.loads(body)
+    tid, token = made["table"]["id"], made["seat_token"]
+    await lobby.request(post(f"/api/tables/{tid}/start", token=made["creator_token"]))
+
+    async def repeat(data: bytes, n: int) -> dict[str, int]:
+        http = RawHttp(host, port)
+        seen: dict[str, int] = {}
+        for _ in range(n):
+            status, _ = await http.request(data)
+            seen[str(status)] = seen.get(str(status), 0) + 1
+        http.close()
+        return seen
+
+    async def hellos(sockets: list[RawWebSocket], each: int) -> dict[str, int]:
+        seen: dict[str, int] = {}
+        for k in range(each):
+            for ws in sockets:
+                ws.send(ws_frame(json.dumps({"type": "hello", "token": f"guess-{k}"}).encode()))
+                answer = await ws.recv()
+                code = answer_code(answer or b"")
+                seen[code] = seen.get(code, 0) + 1
+            await asyncio.sleep(1 / HELLO_RATE)  # within the connection's message rate
+        return seen
+
+    async def connects(n: int) -> dict[str, int]:
+        for k in range(n):
+            ws = await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", f"10.78.0.{k % 250}")
+            ws.close()
+        return {"101": n}
+
+    def ticks() -> tuple[float, float, float]:
+        return cpu_split(pid)
+
+    print(
+        f"{'request':<48} {'count':>6} {'event loop':>10} {'threads':>8} {'workers':>8} "
+        f"{'client':>7}  answers"
+    )
+
+    async def measure(what: str, n: int, work: Awaitable[dict[str, int]]) -> None:
+        await asyncio.sleep(0.5)  # let the last kind's work end
+        before, mine = ticks(), time.process_time()
+        seen = await work
+        await asyncio.sleep(0.5)
+        after, spent = ticks(), time.process_time() - mine
+        loop, threads, workers = (1000 * (b - a) / n for a, b in zip(before, after, strict=True))
+        print(
+            f"{what:<48} {n:>6} {loop:>7.3f} ms {threads:>5.3f} ms {workers:>5.3f} ms "
+            f"{1000 * spent / n:>4.3f} ms  "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(seen.items())),
+            flush=True,
+        )
+
+    heavy = post(f"/api/tables/{tid}/check", {"table": HEAVY_CHECK}, token)
+    await measure(
+        "GET /api/health (the least request)",
+        count,
+        repeat(http_request("GET", "/api/health", "10.77.0.1"), count),
+    )
+    await repeat(heavy, 60)  # the address's budget is spent: from now on, busy
+    await measure("table check refused busy (over budget)", count, repeat(heavy, count))
+    judged = max(10, count // 20)
+    await measure(
+        "table check judged (26 melds, 4 open jokers)",
+        judged,
+        repeat(
+            post(f"/api/tables/{tid}/check", {"table": HEAVY_CHECK}, token, "127.0.0.1"), judged
+        ),
+    )
+    spam = post(
+        "/api/tables",
+        {"preset": PRESET, "seats": [{"kind": "bot", "bot": "simple"}] * 2, "title": "spam"},
+    )
+    await repeat(spam, 30)  # at the address's limits: from now on, refused
+    await measure("table creation refused rate_limited", count, repeat(spam, count))
+    few = max(10, count // 10)
+    await measure("WebSocket connection (opened, closed)", few, connects(few))
+    sockets = [
+        await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", f"10.79.0.{k}")
+        for k in range(max(1, few // 2))
+    ]
+    each = 10  # the failed hellos an address may send at once (the default limit)
+    await measure(
+        "hello with a wrong token, answered bad_token", len(sockets) * each, hellos(sockets, each)
+    )
+    await measure(
+        "hello with a wrong token, refused rate_limited", len(sockets) * each, hellos(sockets, each)
+    )
+    for ws in sockets:
+        ws.close()
+
+
 async def client_level(
     urls: list[str], tables: int, think: float, warmup: float, seconds: float, go: Any
 ) -> Stats:
@@ -971,6 +1087,14 @@ def main(argv: list[str]) -> int:
         "--url", help="use this running server (127.0.0.1 only) instead of starting one"
     )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
+    ap.add_argument(
+        "--request-costs",
+        type=int,
+        default=0,
+        metavar="COUNT",
+        help="instead of tables: send each kind of hostile request COUNT times (the costly "
+        "ones fewer) to an idle server and print its CPU per request",
+    )
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
     cluster: Any = None
@@ -1002,7 +1126,10 @@ def main(argv: list[str]) -> int:
                 f"think {args.think:g} s, window {args.seconds:g} s; load average before: "
                 f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
             )
-            if args.attack:
+            if args.request_costs:
+                asyncio.run(request_costs(urls[0], pids[0], args.request_costs))
+                levels = []
+            elif args.attack:
                 print(PHASE_LEGEND.format(cores=os.cpu_count()))
                 print(PHASE_COLUMNS)
             else:
