@@ -864,6 +864,26 @@ def report(n: int, stats: Stats, label: str) -> None:
     )
 
 
+def nice_values(pid: int) -> str:
+    """The ``nice`` of a server process and of its helper workers (Linux /proc)."""
+    own = int(_stat(pid)[16])
+    workers = sorted(
+        {
+            int(_stat(int(e.name))[16])
+            for e in Path("/proc").iterdir()
+            if e.name.isdigit() and _child_of(int(e.name), pid)
+        }
+    )
+    return f"server {own}, helper workers {', '.join(map(str, workers)) or 'none'}"
+
+
+def _child_of(pid: int, parent: int) -> bool:
+    try:
+        return int(_stat(pid)[1]) == parent
+    except OSError:
+        return False
+
+
 def cpu_waiting() -> float:
     """Seconds (since boot) during which some runnable task waited for a CPU (Linux PSI
     ``some`` total; 0 where the kernel does not report it)."""
@@ -1031,6 +1051,11 @@ def interleaved(
         f"{n:>6} server CPU per hostile request answered ({requests} in "
         f"{seconds['attack']:.0f} s): event loop {extra['loop']:+.2f} ms, other threads "
         f"{extra['threads']:+.2f} ms, workers {extra['workers']:+.2f} ms",
+        flush=True,
+    )
+    print(
+        f"{n:>6} nice: {'; '.join(nice_values(p) for p in pids)} (the workers judge at a "
+        "lower priority than the event loop only where their nice is higher)",
         flush=True,
     )
     print(
