@@ -10,6 +10,7 @@ second, and prints one line per N::
     .venv/bin/python bench/server.py                      # N = 50, 100, 200, 400
     .venv/bin/python bench/server.py --tables 200 --seconds 60 --think 0.25
     .venv/bin/python bench/server.py --tables 200 --attack 4   # quiet/attack phases
+    .venv/bin/python bench/server.py --request-costs 1000      # CPU per hostile request
     .venv/bin/python bench/server.py --postgres            # two processes on PostgreSQL
 
 With ``--attack N`` each level runs in phases, the same tables playing throughout: quiet,
@@ -21,10 +22,20 @@ limits at the full allowed rate: table checks of the costliest kind the deck all
 back to back (answered ``busy`` past the address's budget); hellos with wrong tokens at the
 connection's message rate (answered ``rate_limited`` past the failed-hello limit); tables
 created as fast as allowed; and the most bots-only tables an address may keep running,
-created with ``bot_pause: 0`` (closed when the phase ends). Each phase's line gives the
-server's CPU split into its event loop, its other threads and its helper workers, and the
-summary what the attack cost each of them per hostile request answered. The environment
-variable ``BENCH_ATTACKS`` (default ``checks,hellos,tables``) runs only some of the attacks.
+created with ``bot_pause: 0`` (closed when the phase ends). The attackers cost the machine
+as little as they can (a real attacker runs elsewhere): one process, one uvloop event loop
+for every address, keep-alive HTTP/1.1 and WebSocket frames made once, answers read by their
+length and never decoded. Each phase's line gives the CPU of every party apart: the server
+(its event loop, its other threads, its helper workers), the scripted players, the
+attackers' own process, and the machine's CPU wait (PSI); the summary gives each in the quiet
+and attack phases, what the attack cost the server per hostile request answered, and the
+nice of the server and its workers. The environment variable ``BENCH_ATTACKS`` (default
+``checks,hellos,tables``) runs only some of the attacks.
+
+With ``--request-costs COUNT`` it plays no tables: it sends each kind of hostile request
+COUNT times (the costly kinds fewer) to the idle server and prints the server's CPU per
+request (event loop, other threads, workers), from CPU time, which a busy machine slows but
+does not scramble.
 
 With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
 (``scripts/throwaway_postgres.py``); each table is created on one process and its two
