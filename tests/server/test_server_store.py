@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
+import aiosqlite.core
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -91,3 +94,53 @@ async def test_a_game_s_analysis_is_stored_once(store: Store) -> None:
     assert got is not None and got["game"] == "robbers"
     await store.put_analysis("t9", {"other": True}, at=3.0)  # kept out: the first stays
     assert await store.get_analysis("t9") == got
+
+
+async def test_sqlite_commits_a_batch_of_actions_in_one_hand_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite, actions of several tables that wait together are committed in one batch,
+    by the log's own thread: the event loop hands the batch over once, never through the
+    async driver's round trips (each of which waits for a turn of a busy event loop)."""
+    store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite3'}")
+    await store.migrate()
+    try:
+        tids = [f"t{k}" for k in range(8)]
+        for tid in tids:
+            await store.create_table(_table(tid))
+            assert await store.start_game(
+                tid, seed="s", commitment="c", started_at=0.0, bot_seats={}
+            )
+        assert store._log is not None
+        batches: list[int] = []
+        write = store._log.write
+
+        def counted_write(batch: list[Any]) -> None:
+            batches.append(len(batch))
+            write(batch)
+
+        monkeypatch.setattr(store._log, "write", counted_write)
+        hops: list[object] = []
+        execute: Any = aiosqlite.core.Connection._execute
+
+        async def counted(self: object, fn: object, *args: object, **kwargs: object) -> object:
+            hops.append(fn)
+            return await execute(self, fn, *args, **kwargs)
+
+        monkeypatch.setattr(aiosqlite.core.Connection, "_execute", counted)
+        await asyncio.gather(
+            *(
+                store.append_action(tid, ActionRow(1, 0, "draw", 1.0, True, "e", "seat"))
+                for tid in tids
+            )
+        )
+        await store.append_action("t0", ActionRow(2, 0, "end", 2.0, True, "e", "seat"), result={})
+        assert hops == []
+        assert sum(batches) == len(tids) + 1 and len(batches) <= 3
+        monkeypatch.undo()
+        for tid in tids:
+            assert [a.seq for a in await store.actions(tid)] == ([1, 2] if tid == "t0" else [1])
+        table = await store.get_table("t0")
+        assert table is not None and table.status == "finished"
+    finally:
+        await store.close()

@@ -13,6 +13,7 @@ processes that both try to accept the same turn cannot both commit; the loser ge
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -34,6 +35,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    create_engine,
     event,
     func,
     insert,
@@ -41,7 +43,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -284,20 +286,13 @@ class Store:
         self._pending: list[tuple[str, ActionRow, dict[str, Any] | None, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+        self._log: _LogWriter | None = None
         if self.is_sqlite:
-            sync = sqlite_synchronous.upper()
-
-            @event.listens_for(self.engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute(f"PRAGMA synchronous={sync}")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA busy_timeout=10000")
-                # Checkpoints (which fsync) run in the background, never inside a commit that
-                # all tables wait for (see _checkpoints).
-                cur.execute("PRAGMA wal_autocheckpoint=0")
-                cur.close()
+            pragmas = _sqlite_pragmas(sqlite_synchronous.upper())
+            event.listen(self.engine.sync_engine, "connect", pragmas)
+            path = make_url(url).database
+            if path and path != ":memory:":
+                self._log = _LogWriter(url, pragmas)
 
     async def start(self) -> None:
         """Background work of a running server (SQLite: WAL checkpoints)."""
@@ -311,6 +306,8 @@ class Store:
                 await self._checkpointer
             self._checkpointer = None
         await self.engine.dispose()
+        if self._log is not None:
+            await asyncio.to_thread(self._log.close)
 
     async def _checkpoints(self, every: float = 1.0) -> None:
         """Copy the SQLite WAL into the database once a second, off the write path.
@@ -591,13 +588,19 @@ class Store:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                async with self._tx() as conn:
-                    await conn.execute(
-                        insert(action_t), [_action_values(t, row) for t, row, _, _ in batch]
-                    )
-                    for table_id, row, result, _ in batch:
-                        if result is not None:
-                            await self._finish(conn, table_id, row, result)
+                if self._log is not None and self._write_lock is not None:
+                    async with self._write_lock:
+                        await asyncio.get_running_loop().run_in_executor(
+                            self._log.thread, self._log.write, [b[:3] for b in batch]
+                        )
+                else:
+                    async with self._tx() as conn:
+                        await conn.execute(
+                            insert(action_t), [_action_values(t, row) for t, row, _, _ in batch]
+                        )
+                        for table_id, row, result, _ in batch:
+                            if result is not None:
+                                await self._finish(conn, table_id, row, result)
             except Exception:
                 # One bad row must not sink the others: commit them one by one instead.
                 for table_id, row, result, future in batch:
@@ -639,16 +642,11 @@ class Store:
         self, conn: AsyncConnection, table_id: str, row: ActionRow, result: dict[str, Any]
     ) -> None:
         """The game's end, in the transaction of the action that ended it."""
-        res = await conn.execute(
-            update(game_t)
-            .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
-            .values(status="finished", finished_at=row.at, result=result)
-        )
+        game, table = _finish_statements(table_id, row, result)
+        res = await conn.execute(game)
         if res.rowcount != 1:
             raise SeqConflict(f"table {table_id}'s game is not running")
-        await conn.execute(
-            update(table_t).where(table_t.c.id == table_id).values(status="finished")
-        )
+        await conn.execute(table)
 
     async def actions(self, table_id: str, *, after: int = 0) -> list[ActionRow]:
         async with self.engine.connect() as conn:
@@ -924,6 +922,65 @@ def _attempt_row(r: Any) -> PuzzleAttemptRow:
         float(r["at"]),
         r["rating_before"],
         r["rating_after"],
+    )
+
+
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    """The settings of every SQLite connection (a ``connect`` event listener)."""
+
+    def pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA synchronous={synchronous}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        # Checkpoints (which fsync) run in the background, never inside a commit that
+        # all tables wait for (see Store._checkpoints).
+        cur.execute("PRAGMA wal_autocheckpoint=0")
+        cur.close()
+
+    return pragmas
+
+
+class _LogWriter:
+    """SQLite: the action log's batches, committed on a connection of their own in a thread
+    of their own (the same statements, through SQLAlchemy's synchronous driver).
+
+    A batch then costs the event loop one hand-over to that thread and one wake-up: through
+    the async driver it took five round trips to the driver's thread (cursor, execute,
+    close, commit, and the pool's rollback), each waiting for a turn of the event loop,
+    which on a busy server every action's commit waited for. Runs under the store's write
+    lock, like every other writer of the process."""
+
+    def __init__(self, url: str, pragmas: Callable[[Any, Any], None]) -> None:
+        self.engine: Engine = create_engine(make_url(url).set(drivername="sqlite"))
+        event.listen(self.engine, "connect", pragmas)
+        self.thread = concurrent.futures.ThreadPoolExecutor(1, "openrummy-log")
+
+    def write(self, batch: list[tuple[str, ActionRow, dict[str, Any] | None]]) -> None:
+        """Commit the batch's rows (and the ends of the games they end) in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(action_t), [_action_values(t, row) for t, row, _ in batch])
+            for table_id, row, result in batch:
+                if result is not None:
+                    game, table = _finish_statements(table_id, row, result)
+                    if conn.execute(game).rowcount != 1:
+                        raise SeqConflict(f"table {table_id}'s game is not running")
+                    conn.execute(table)
+
+    def close(self) -> None:
+        """Close the connection in its own thread, then end the thread."""
+        self.thread.submit(self.engine.dispose).result()
+        self.thread.shutdown(wait=True)
+
+
+def _finish_statements(table_id: str, row: ActionRow, result: dict[str, Any]) -> tuple[Any, Any]:
+    """A game's end: its game row (only while it runs) and its table row."""
+    return (
+        update(game_t)
+        .where(and_(game_t.c.table_id == table_id, game_t.c.status == "running"))
+        .values(status="finished", finished_at=row.at, result=result),
+        update(table_t).where(table_t.c.id == table_id).values(status="finished"),
     )
 
 
