@@ -11,6 +11,7 @@ second, and prints one line per N::
     .venv/bin/python bench/server.py --tables 200 --seconds 60 --think 0.25
     .venv/bin/python bench/server.py --tables 200 --attack 4   # quiet/attack phases
     .venv/bin/python bench/server.py --request-costs 1000      # CPU per hostile request
+    .venv/bin/python bench/server.py --commits 48 --tables 200 # the log commit, busy loop
     .venv/bin/python bench/server.py --postgres            # two processes on PostgreSQL
 
 With ``--attack N`` each level runs in phases, the same tables playing throughout: quiet,
@@ -31,6 +32,10 @@ attackers' own process, and the machine's CPU wait (PSI); the summary gives each
 and attack phases, what the attack cost the server per hostile request answered, and the
 nice of the server and its workers. The environment variable ``BENCH_ATTACKS`` (default
 ``checks,hellos,tables``) runs only some of the attacks.
+
+With ``--commits SECONDS`` it starts no server: it times the store's log commit on SQLite
+for N tables acting about twice a second, on an event loop kept a third busy by other work,
+committed by the log's own thread and, in alternate turns of 4 s, through the async driver.
 
 With ``--request-costs COUNT`` it plays no tables: it sends each kind of hostile request
 COUNT times (the costly kinds fewer) to the idle server and prints the server's CPU per
@@ -650,6 +655,81 @@ async def request_costs(url: str, pid: int, count: int) -> None:
         ws.close()
 
 
+# -- the log commit under a busy event loop ------------------------------------------------
+async def commit_latency(tables: int, seconds: float) -> None:
+    """The store's ``append_action`` on SQLite as the server calls it, on an event loop kept
+    about a third busy by other work (0.3 ms slices), for ``tables`` tables acting about
+    twice a second: the log's own thread against the async driver, in turns of 4 s."""
+    from openrummy.server.store import ActionRow, SeatRow, Store, TableRow
+
+    def busy(ms: float) -> None:
+        end = time.perf_counter() + ms / 1000
+        while time.perf_counter() < end:
+            pass
+
+    with tempfile.TemporaryDirectory(prefix="openrummy-bench-") as d:
+        store = Store(f"sqlite+aiosqlite:///{d}/log.sqlite3")
+        await store.migrate()
+        await store.start()
+        thread = store._log
+        seats = (
+            SeatRow(0, "human", None, None, None, False),
+            SeatRow(1, "human", None, None, None, False),
+        )
+        for k in range(tables):
+            row = TableRow(
+                id=f"t{k}", title="t", preset=PRESET, family="manipulation", options={},
+                players=2, bot_pause=0.0, time_limit=None, status="open", creator_hash="h",
+                created_at=0.0, seats=seats, game=None,
+            )  # fmt: skip
+            await store.create_table(row)
+            await store.start_game(
+                f"t{k}", seed="0" * 64, commitment="c", started_at=0.0, bot_seats={}
+            )
+        done = False
+        way = "thread"
+        waits: dict[str, list[float]] = {"thread": [], "driver": []}
+
+        async def other_work() -> None:
+            while not done:
+                busy(0.3)
+                await asyncio.sleep(0.0006)
+
+        async def table(k: int) -> None:
+            rng, seq = random.Random(k), 0
+            while not done:
+                await asyncio.sleep(rng.uniform(0.25, 0.75))
+                seq += 1
+                mine, t = way, time.perf_counter()
+                await store.append_action(
+                    f"t{k}", ActionRow(seq, 0, "draw", 1.0, True, "{}", "seat")
+                )
+                if way == mine:
+                    waits[mine].append(1000 * (time.perf_counter() - t))
+
+        tasks = [asyncio.create_task(other_work())]
+        tasks += [asyncio.create_task(table(k)) for k in range(tables)]
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for way in ("thread", "driver"):
+                store._log = thread if way == "thread" else None
+                await asyncio.sleep(4)
+        done = True
+        await asyncio.gather(*tasks)
+        store._log = thread
+        await store.close()
+    print(f"{'commit by':<34} {'commits':>7} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7}")
+    for name, label in (
+        ("thread", "the log's thread (one hand-over)"),
+        ("driver", "the async driver (five)"),
+    ):
+        v = waits[name]
+        print(
+            f"{label:<34} {len(v):>7} {percentile(v, 0.5):>7.1f} {percentile(v, 0.9):>7.1f} "
+            f"{percentile(v, 0.99):>7.1f}"
+        )
+
+
 async def client_level(
     urls: list[str], tables: int, think: float, warmup: float, seconds: float, go: Any
 ) -> Stats:
@@ -1124,6 +1204,14 @@ def main(argv: list[str]) -> int:
     )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
     ap.add_argument(
+        "--commits",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="instead of a server: the SQLite log commit under a busy event loop for "
+        "--tables N tables (the first level), the log's thread against the async driver",
+    )
+    ap.add_argument(
         "--request-costs",
         type=int,
         default=0,
@@ -1133,6 +1221,16 @@ def main(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
+    if args.commits:
+        import uvloop
+
+        print(
+            f"SQLite log commits, {levels[0]} tables acting about twice a second, an event "
+            f"loop a third busy with other work; load average before: "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {cpu_pressure()}"
+        )
+        uvloop.run(commit_latency(levels[0], args.commits))
+        return 0
     cluster: Any = None
     with tempfile.TemporaryDirectory(prefix="openrummy-bench-") as d:
         procs: list[_Running | subprocess.Popen[bytes]] = []
