@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -199,7 +200,7 @@ async def test_past_the_global_and_the_per_client_limit_the_answer_is_busy_at_on
 
 
 async def test_the_helpers_work_in_worker_processes(server_factory: Factory) -> None:
-    server = await server_factory(worker_kind="process", workers=1)
+    server = await server_factory(worker_kind="process", workers=1, worker_nice=12)
     tid, mover, _waiter, mj, _wj = await _seated_game(server)
     r = await server.http.post(
         f"/api/tables/{tid}/check", json={"table": ["[5H JK 7H]"]}, headers=_bearer(mj["token"])
@@ -213,6 +214,10 @@ async def test_the_helpers_work_in_worker_processes(server_factory: Factory) -> 
         f"/api/tables/{tid}/hint", json={"lang": "de"}, headers=_bearer(mj["token"])
     )
     assert hint.status_code == 200 and "found" in hint.json(), hint.text
+    # The worker judges at the setting's lower priority (never above the server's own).
+    pool: Any = server.app.state.workers._pool
+    nices = {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._processes}
+    assert nices == {max(12, os.nice(0))}
 
 
 # -- 1. bodies that fit the game ----------------------------------------------------------

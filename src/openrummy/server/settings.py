@@ -121,6 +121,11 @@ class Settings:
     sustained (2 at the defaults)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
+    worker_nice: int = 10
+    """The helper worker processes' ``nice``: a lower priority than the event loop's, so the
+    loop wins most of the CPU whenever both want it. It counts only above the server's own
+    ``nice`` (a server started under ``nice -n 10`` needs a higher one, at most 19); not 19
+    by default: on a machine busy with other work that starves the judging."""
     worker_prestart: bool = True
     """Start the worker processes (each loads the solver) when the server starts, so the
     first check does not wait for them; off: on the first helper request."""

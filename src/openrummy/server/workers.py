@@ -103,18 +103,18 @@ class CpuBudget:
         return self.left >= self.burst
 
 
-WORKER_NICE = 10
-"""The worker processes' ``nice``: a low priority, so the event loop (and every other
-table's actions) wins most of the CPU whenever both want it; idle cores still go to the
-judging. Not 19: on a machine busy with other work that starves the judging until the
-players' requests time out."""
+WORKER_NICE = Settings.worker_nice
+"""The worker processes' default ``nice`` (setting ``worker_nice``): a low priority, so the
+event loop (and every other table's actions) wins most of the CPU whenever both want it;
+idle cores still go to the judging. Not 19: on a machine busy with other work that starves
+the judging until the players' requests time out."""
 
 
-def _worker_start() -> None:
-    """A worker process yields the CPU to the server's event loop (a low priority),
-    then imports what the jobs use."""
+def _worker_start(nice: int = WORKER_NICE) -> None:
+    """A worker process yields the CPU to the server's event loop (a low priority, never
+    a higher one than the server's), then imports what the jobs use."""
     with contextlib.suppress(OSError):
-        os.nice(WORKER_NICE - os.nice(0))
+        os.nice(max(0, min(19, nice) - os.nice(0)))
     warm()
 
 
@@ -149,7 +149,10 @@ class Workers:
             if self.kind == "process":
                 # spawn: a worker must not inherit the server's event loop, threads and sockets.
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    n, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+                    n,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_start,
+                    initargs=(self.settings.worker_nice,),
                 )
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(n, "openrummy-worker")
