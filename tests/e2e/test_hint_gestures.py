@@ -286,7 +286,7 @@ class Player:
         dragged to the end of its meld, which opens it again, and then chosen."""
         meld = self.page.locator(f'.table-melds .meld[data-drop="{target}"]')
         want = sorted(str(it.represents or "") for it in result.items if it.card.is_joker)
-        for _ in range(3):
+        for _ in range(6):
             self.settled()
             cards = sorted(
                 meld.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
