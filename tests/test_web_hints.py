@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import openrummy
+from helpers.hints import SWAPS_BEFORE_OPENING
 from openrummy.bots import make_bot
 from openrummy.games.families import new_match
 from openrummy.melds import Meld
@@ -28,20 +29,6 @@ from openrummy.solve.explain import StepKind, explain_steps
 
 WEB_JS = Path(openrummy.__file__).parent / "web" / "js"
 SCRIPT = Path(__file__).parent / "js" / "hint_gestures.mjs"
-
-# Deals of four where a player who has not opened is hinted to swap a joker (the natural card
-# replaces the table's joker, which goes into the opening melds): seed and turn. In the deals
-# 2, 9 and 30 the joker of a set stands for another missing suit than the hinted card's
-# ("put A♦ into [JK=A♠ A♥ A♣] in place of the joker").
-SWAPS_BEFORE_OPENING = [
-    ("hint-swap-robbers-2", 1),
-    ("hint-swap-robbers-9", 6),
-    ("hint-swap-robbers-30", 3),
-    ("hint-swap-robbers-5", 4),
-    ("hint-swap-robbers-16", 3),
-    ("hint-swap-robbers-23", 4),
-    ("hint-swap-robbers-32", 7),
-]
 
 
 def _position(match: Any, rules: Any) -> dict[str, Any] | None:

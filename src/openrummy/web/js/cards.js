@@ -115,6 +115,7 @@ export function cardEl(text, opts = {}) {
   el.setAttribute("aria-label", label);
   el.title = label;
   el.dataset.card = text;
+  if (opts.ident) el.dataset.ident = opts.ident;
   if (opts.id) el.dataset.id = opts.id;
   return el;
 }

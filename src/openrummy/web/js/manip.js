@@ -327,7 +327,9 @@ export class ManipBoard {
       const list = f.meld ? f.meld.items : this.hand;
       const k = list.indexOf(f.item);
       if (k >= 0) list.splice(k, 1);
-      if (f.item.card === "JK" && f.meld?.id !== target.slice(5)) f.item.ident = null;
+      // A joker that moves, also within its meld, is open again: the check fills in what it
+      // stands for when one identity fits, else the player chooses under the meld.
+      if (f.item.card === "JK") f.item.ident = null;
       moving.push(f.item);
     }
     /** @type {Item[]} */
@@ -624,7 +626,9 @@ export class ManipBoard {
         ),
       );
     }
-    const tableEl = h("section", { class: "table-melds", "aria-label": t("board.table") });
+    // Busy while the table on show waits for its judgement (the check of this very table).
+    const judging = playing && (!check || check.table !== JSON.stringify(this.tableText()));
+    const tableEl = h("section", { class: "table-melds", "aria-label": t("board.table"), "aria-busy": judging ? "true" : "false" });
     if (!this.melds.length) tableEl.appendChild(h("p", { class: "muted empty" }, t("board.empty_table")));
     this.melds.forEach((m, k) => tableEl.appendChild(this.meldEl(m, k, playing)));
     if (playing) {
