@@ -32,7 +32,9 @@ def test_the_generator_is_pythons() -> None:
         st = np.zeros(core.SIZE, np.int64)
         core.mt_seed(st, core.seed_key(text))
         theirs = random.Random(text)
-        assert [core.mt_next(st) for _ in range(700)] == [theirs.getrandbits(32) for _ in range(700)]
+        assert [core.mt_next(st) for _ in range(700)] == [
+            theirs.getrandbits(32) for _ in range(700)
+        ]
         for n in (2, 3, 5, 52, 106):
             assert core.randbelow(st, n) == theirs.randrange(n)
 
@@ -57,6 +59,7 @@ def test_the_deal_is_the_engines(
         seed = rng.randrange(2**63 - 1)
         c.deal(seed)
         game = new_match(env.rules, players, seed=seed).game
+        assert isinstance(game, IndianGame)
         st = c.st
         assert st[core.H_DEALER] == game.dealer and st[core.H_CUR] == game.current
         assert st[core.H_IND] == game.indicator.index
@@ -211,4 +214,3 @@ def test_other_formats_play_on_the_engine() -> None:
     assert isinstance(env, IndianEnv) and env._core is None
     env.reset(seed=1)
     assert isinstance(env.match, IndianMatch)
-

@@ -267,7 +267,7 @@ def may_take(st: I64) -> bool:  # pragma: no cover - compiled
         return False
     if st[R_TAKEWILD] or st[H_UPCARD]:
         return True
-    return st[WILD0 + st[PILE0 + st[H_PILE] - 1]] == 0
+    return bool(st[WILD0 + st[PILE0 + st[H_PILE] - 1]] == 0)
 
 
 @numba.njit(cache=True)
@@ -276,7 +276,7 @@ def legal(st: I64, a: int) -> bool:  # pragma: no cover - compiled
     if st[H_END] != END_NONE:
         return False
     if st[H_PHASE] == START:
-        return a == A_DRAW or a == A_DROP or (a == A_TAKE and may_take(st))
+        return a in (A_DRAW, A_DROP) or (a == A_TAKE and may_take(st))
     if st[H_PHASE] == DISCARD and A_DISCARD0 <= a < A_SECOND0:
         k = a - A_DISCARD0
         have = st[HANDS0 + st[H_CUR] * K + k]
@@ -337,7 +337,7 @@ def step(st: I64, a: int) -> None:  # pragma: no cover - compiled
         else:
             _next_turn(st)
         return
-    if a == A_DRAW or a == A_TAKE:
+    if a in (A_DRAW, A_TAKE):
         if a == A_DRAW:
             if st[H_STOCK] == 0:
                 if not st[R_RESHUFFLE] or st[H_PILE] < 2:
@@ -498,9 +498,9 @@ def _near(cnt: I64, s: int, r: int) -> bool:  # pragma: no cover - compiled
         if 1 <= q <= 13 and cnt[b + q - 1] > 0:
             return True
     if r == 1:
-        return cnt[b + 11] > 0 or cnt[b + 12] > 0
+        return bool(cnt[b + 11] > 0 or cnt[b + 12] > 0)
     if r >= 12:
-        return cnt[b] > 0
+        return bool(cnt[b] > 0)
     return False
 
 
@@ -556,9 +556,12 @@ def _cover(
     yes = z == 0
     no = z != 0
     if mode == 1:
-        if length >= 3 and gaps <= units:
-            if _cover(cnt, units - gaps, finish, yes, z, z, z, z, z, flags):
-                return True
+        if (
+            length >= 3
+            and gaps <= units
+            and _cover(cnt, units - gaps, finish, yes, z, z, z, z, z, flags)
+        ):
+            return True
         if pos > 14:
             need = gaps + 3 - length
             return (
@@ -577,9 +580,12 @@ def _cover(
             cnt, units, finish, made, one, base, pos + 1, length + 1, gaps + 1, flags
         )
     if mode == 2:
-        if length >= 3 and gaps <= units:
-            if _cover(cnt, units - gaps, finish, yes, z, z, z, z, z, flags):
-                return True
+        if (
+            length >= 3
+            and gaps <= units
+            and _cover(cnt, units - gaps, finish, yes, z, z, z, z, z, flags)
+        ):
+            return True
         if pos < 2:
             return False
         idx = base + pos - 1
@@ -675,9 +681,8 @@ def could_group_counts(
         if _pure_bound(nat, cards[JK], True) < 3:
             return False
         return _cover(cnt, units, finish, flags[3] != 0, z, z, z, z, z, flags)
-    if not _pure_three(nat):
-        if not tunnela or _pure_bound(nat, cards[JK], True) == 0:
-            return False
+    if not _pure_three(nat) and (not tunnela or _pure_bound(nat, cards[JK], True) == 0):
+        return False
     return _cover(cnt, units, finish, flags[3] != 0, z, z, z, z, z, flags)
 
 

@@ -52,8 +52,10 @@ class IndianCore:
             self.kinds[c.index] = c
         self.wild_table = core.wild_table(rules)
         sl = lay.slices()
-        names = ("hand", "discard", "discard_top", "unseen", "hand_sizes", "opened", "stock")
-        names += ("to_move", "phase", "wild_rank", "draws", "taken", "standings")
+        names = (
+            *("hand", "discard", "discard_top", "unseen", "hand_sizes", "opened", "stock"),
+            *("to_move", "phase", "wild_rank", "draws", "taken", "standings"),
+        )
         self.lay = np.array([sl[name].start for name in names], np.int64)
         self.size = lay.size
         st = np.zeros(core.SIZE, np.int64)
@@ -132,7 +134,7 @@ class IndianEnv(RummyEnv):
             ]
 
     # -- the engine's match, kept in step on demand ----------------------------------------------
-    @property  # type: ignore[override]
+    @property
     def match(self) -> Match:
         """The engine's match of the episode (built and brought up to date when asked)."""
         if self._live:

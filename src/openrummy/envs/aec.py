@@ -87,7 +87,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             from ._indian_env import IndianEnv
 
             cls = IndianEnv
-        return super().__new__(cls)
+        env: RummyEnv = super().__new__(cls)
+        return env
 
     def __init__(
         self,
