@@ -21,13 +21,13 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
 from openrummy.cards import Card
 from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, Show, TakeDiscard
 from openrummy.games.indian import IndianGame, IndianMatch, IndianPhase, SeatStatus
 from openrummy.rules import IndianRules
 
-from . import _indian_core as core
 from ._spaces import (
     CARD_KINDS,
     DISCARD0,
@@ -85,7 +85,11 @@ class IndianFastPath:
             deck[c.index] += 1
         self.deck = deck
         self._blank = np.zeros(lay.size, np.float32)
-        # the compiled quick declaration test (_indian_core.could_group_counts), where it holds
+        # the compiled quick declaration test (_indian_core.could_group_counts), where it holds;
+        # imported here: numba loads with it
+        from . import _indian_core as core
+
+        self._kernels = core
         self.quick_declare = core.quick_test_applies(rules)
         self._wild_table = core.wild_table(rules)
         self._v21 = rules.is_v21
@@ -143,8 +147,9 @@ class IndianFastPath:
         self._ids = ids
         return ids
 
-    def _could(self, cards: list[Card], wild: core.I64, finish: bool) -> bool:
+    def _could(self, cards: list[Card], wild: npt.NDArray[np.int64], finish: bool) -> bool:
         """The compiled quick test: False only when no declaration is possible."""
+        core = self._kernels
         counts = core.counts(cards)
         return bool(
             core.could_group_counts(counts, wild, finish, self._v21, self._tunnela, self._forms)
