@@ -89,7 +89,6 @@ class IndianFastPath:
         # imported here: numba loads with it
         from . import _indian_core as core
 
-        self._kernels = core
         self.quick_declare = core.quick_test_applies(rules)
         self._wild_table = core.wild_table(rules)
         self._v21 = rules.is_v21
@@ -149,7 +148,8 @@ class IndianFastPath:
 
     def _could(self, cards: list[Card], wild: npt.NDArray[np.int64], finish: bool) -> bool:
         """The compiled quick test: False only when no declaration is possible."""
-        core = self._kernels
+        from . import _indian_core as core  # (imported in __init__ already)
+
         counts = core.counts(cards)
         return bool(
             core.could_group_counts(counts, wild, finish, self._v21, self._tunnela, self._forms)
