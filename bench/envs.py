@@ -35,6 +35,7 @@ from collections.abc import Callable
 import gymnasium
 import numpy as np
 
+from openrummy.envs import _indian_core
 from openrummy.envs.aec import RummyEnv
 from openrummy.envs.primitive import PrimitiveRummyEnv
 from openrummy.envs.single import SingleAgentEnv
@@ -211,6 +212,7 @@ def main() -> None:
         return
     workers = os.cpu_count() or 1
     warm()
+    _indian_core.warm()  # the Indian kernels, loaded from numba's cache outside the timing
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"random masked policy, {steps} steps each (primitive: {steps * 10});")
     print(f"batched: {workers} processes; load average at the start: {load:.1f}")

@@ -967,13 +967,14 @@ def warm() -> None:
     if cold:
         typer.echo(str(compiled.COMPILING), err=True)
     seconds = compiled.warm()
-    try:  # the vector env's kernels too (with the rl extra)
-        from openrummy.envs import _vector_core
+    try:  # the vector env's and the Indian environments' kernels too (with the rl extra)
+        from openrummy.envs import _indian_core, _vector_core
     except ImportError:  # MissingExtraError too
         pass
     else:
         started = time.perf_counter()
         _vector_core.warm()
+        _indian_core.warm()
         seconds += time.perf_counter() - started
     what = "compiled" if cold else "already compiled; loaded"
     typer.echo(f"the solver's core is {what} ({seconds:.1f} s)")

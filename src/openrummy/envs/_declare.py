@@ -3,7 +3,10 @@
 The Indian environments list a declaration for every finish card that has one, which costs
 the hand solver's search per card. Almost every hand after a draw has none; this module
 proves that cheaply with two *necessary* conditions of any valid 13- or 10-card
-declaration (every card but the finish card in a group, one of them a pure sequence):
+declaration (every card but the finish card in a group, one of them a pure sequence).
+The environments run its compiled form (:mod:`openrummy.envs._indian_core`, which also
+covers 21 cards); this one serves the generic menu (:func:`openrummy.envs._spaces.menu`)
+and is the reference the compiled one is tested against:
 
 1. **A pure sequence**: three cards of one suit on consecutive ranks (ace low or high), each
    acting as itself; a wild-rank card may (its own identity), a printed joker may not.

@@ -7,7 +7,8 @@ engine's whole legal listing or its action objects for every step:
 
 * the **ids** of the seat to move are read from the phase, the hand and the discard pile;
   the declarations (a hand-solver search per finish card) are asked of the engine only when
-  :func:`~openrummy.envs._declare.could_declare` has not ruled every one out;
+  the compiled quick test (:func:`~openrummy.envs._indian_core.could_group_counts`, 13, 10
+  and 21 cards) has not ruled every one out, and then only for the finish cards it keeps;
 * the **observation** is filled from the round's lists (the seat's own hand, the public
   pile and counts), the same numbers the view carries.
 
@@ -20,13 +21,13 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
 from openrummy.cards import Card
 from openrummy.games.actions import Action, Declare, Discard, Draw, Drop, Show, TakeDiscard
 from openrummy.games.indian import IndianGame, IndianMatch, IndianPhase, SeatStatus
 from openrummy.rules import IndianRules
 
-from ._declare import could_declare, could_group
 from ._spaces import (
     CARD_KINDS,
     DISCARD0,
@@ -84,9 +85,15 @@ class IndianFastPath:
             deck[c.index] += 1
         self.deck = deck
         self._blank = np.zeros(lay.size, np.float32)
-        # the declaration shortcut holds where every declaration groups all cards with a
-        # pure sequence: 13 and 10 cards (21 cards also has counting forms)
-        self.quick_declare = not rules.is_v21
+        # the compiled quick declaration test (_indian_core.could_group_counts), where it holds;
+        # imported here: numba loads with it
+        from . import _indian_core as core
+
+        self.quick_declare = core.quick_test_applies(rules)
+        self._wild_table = core.wild_table(rules)
+        self._v21 = rules.is_v21
+        self._tunnela = rules.tunnela_is_meld
+        self._forms = core.forms_of(rules) if rules.is_v21 else 0
         self._game: IndianGame | None = None
         self._ids: list[int] = []
         self._declares: dict[int, Declare] = {}
@@ -120,10 +127,14 @@ class IndianFastPath:
             elif phase is IndianPhase.DISCARD:
                 ids = [DISCARD0 + _KIND[c] for c in game.throwable_cards()]
                 hand = game.hands[game.current]
-                if not self.quick_declare or could_declare(hand, game.wilds):
+                wild = self._wild_table[game.indicator.index, 1:]
+                if not self.quick_declare or self._could(hand, wild, True):
                     seat = match.seats[game.current]
-                    wilds = game.wilds
-                    maybe = (lambda rest: could_group(rest, wilds)) if self.quick_declare else None
+                    maybe = (
+                        (lambda rest: self._could(rest, wild, False))
+                        if self.quick_declare
+                        else None
+                    )
                     for d in game.declarations(maybe):
                         i = SECOND0 + _KIND[d.finish]
                         if i not in self._declares:
@@ -134,6 +145,15 @@ class IndianFastPath:
         self._game = game
         self._ids = ids
         return ids
+
+    def _could(self, cards: list[Card], wild: npt.NDArray[np.int64], finish: bool) -> bool:
+        """The compiled quick test: False only when no declaration is possible."""
+        from . import _indian_core as core  # (imported in __init__ already)
+
+        counts = core.counts(cards)
+        return bool(
+            core.could_group_counts(counts, wild, finish, self._v21, self._tunnela, self._forms)
+        )
 
     def action(self, match: IndianMatch, i: int) -> Action | None:
         """The action of id ``i`` for the seat to move, or None when ``i`` is not offered."""

@@ -57,6 +57,13 @@ def make_rules(
     return rules
 
 
+def _is_indian(preset: object) -> bool:
+    try:
+        return isinstance(preset, str) and find_preset(preset).family == "indian"
+    except ConfigError:  # the constructor says what is wrong
+        return False
+
+
 class RummyEnv(AECEnv):  # type: ignore[misc]
     """A PettingZoo AEC environment of one preset (see docs/envs.md).
 
@@ -72,6 +79,16 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         "render_modes": ["ansi"],
         "is_parallelizable": False,
     }
+
+    def __new__(cls, preset: str = "rummikub", *args: object, **kw: object) -> RummyEnv:
+        """An Indian preset's environment is the compiled one of
+        :mod:`openrummy.envs._indian_env` (the same API and the same episodes)."""
+        if cls is RummyEnv and _is_indian(preset):
+            from ._indian_env import IndianEnv
+
+            cls = IndianEnv
+        env: RummyEnv = super().__new__(cls)
+        return env
 
     def __init__(
         self,
