@@ -40,6 +40,7 @@ from openrummy.rules.manipulation import (
     FailMode,
     ManipulationRules,
     MeldOwnership,
+    OpeningType,
     StalemateScoring,
     StalemateWinner,
     TurnModel,
@@ -492,7 +493,8 @@ class ManipulationGame:
             play = fresh(best.table)
             if play is not None:
                 yield play
-        for table in self.small_tables():
+        must_open = not self.opened[seat] and opening_required(self.rules)
+        for table in self.small_tables(opening=must_open):
             if len(seen) >= limit:
                 return
             play = fresh(table)
@@ -537,15 +539,25 @@ class ManipulationGame:
 
         return valid
 
-    def small_tables(self) -> Iterator[tuple[Meld, ...]]:
+    def small_tables(self, *, opening: bool = False) -> Iterator[tuple[Meld, ...]]:
         """Tables one small step from the current one for the seat to move: a new meld of
-        three hand cards, or one lay-off (not yet checked against the commit rules)."""
+        three hand cards, or one lay-off (not yet checked against the commit rules).
+
+        ``opening=True`` (a seat that must still open) leaves out tables that cannot pass
+        the opening check C5: every lay-off (it lays no meld from the hand) and, under a
+        points opening, every trio whose cards cannot be worth the threshold even at each
+        card's highest opening value. The rest come in the same order."""
         from openrummy.melds import MeldItem
 
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
         info = [(c.is_joker, c.rank, c.suit) for c in hand]
         n = len(hand)
+        need = 0
+        worth = [0] * n
+        if opening and self.rules.opening.type is OpeningType.POINTS:
+            need = self.rules.opening.threshold
+            worth = [self.rules.opening_bound(c) for c in hand]
         # Only printed jokers are wild here: the naturals of a set share a rank, those of a
         # run a suit. Trios come in the order of itertools.combinations; a pair of naturals
         # that shares neither rank nor suit rules out every trio that holds it. The hand's
@@ -557,6 +569,8 @@ class ManipulationGame:
                 if not ja and not jb and ra != rb and sa != sb:
                     continue
                 for k in range(j + 1, n):
+                    if need and worth[i] + worth[j] + worth[k] < need:
+                        continue
                     jc, rc, sc = info[k]
                     if ja:
                         fits = rb == rc or sb == sc
@@ -573,6 +587,8 @@ class ManipulationGame:
                     for option in options:
                         if option.is_valid(mr):
                             yield (*self.table, option.normalized(mr))
+        if opening:
+            return
         for i, meld in enumerate(self.table):
             ranks = {it.identity.rank for it in meld.items}
             suits = {it.identity.suit for it in meld.items}
