@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import random
 import secrets
 from collections import Counter
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING
 from openrummy.cards import Card, shuffle, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
-from openrummy.melds import Meld
+from openrummy.melds import Meld, MeldRules
 from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, ScoringMode
 from openrummy.rules.manipulation import (
@@ -547,8 +548,6 @@ class ManipulationGame:
         the opening check C5: every lay-off (it lays no meld from the hand) and, under a
         points opening, every trio whose cards cannot be worth the threshold even at each
         card's highest opening value. The rest come in the same order."""
-        from openrummy.melds import MeldItem
-
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
         info = [(c.is_joker, c.rank, c.suit) for c in hand]
@@ -582,35 +581,16 @@ class ManipulationGame:
                         fits = (ra == rb == rc) or (sa == sb == sc)
                     if not fits:
                         continue
-                    meld = Meld.of((hand[i], hand[j], hand[k]))
-                    options = meld.assignments(mr) if ja or jb or jc else [meld]
-                    for option in options:
-                        if option.is_valid(mr):
-                            yield (*self.table, option.normalized(mr))
+                    for option in _trio_melds(hand[i], hand[j], hand[k], mr):
+                        yield (*self.table, option)
         if opening:
             return
         for i, meld in enumerate(self.table):
-            ranks = {it.identity.rank for it in meld.items}
-            suits = {it.identity.suit for it in meld.items}
-            run = len(ranks) > 1
             for card in hand:
-                if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
-                    continue
-                # a run grows only by a rank next to one of its ranks (K-A counts)
-                if (
-                    run
-                    and card.rank % 13 + 1 not in ranks
-                    and (card.rank + 11) % 13 + 1 not in ranks
-                ):
-                    continue
-                for grown in (
-                    Meld((*meld.items, MeldItem.natural(card))),
-                    Meld((MeldItem.natural(card), *meld.items)),
-                ):
-                    if grown.is_valid(mr):
-                        table = list(self.table)
-                        table[i] = grown.normalized(mr)
-                        yield tuple(table)
+                for grown in _lay_offs(meld, card, mr):
+                    table = list(self.table)
+                    table[i] = grown
+                    yield tuple(table)
 
     def legal_kinds(self) -> frozenset[ActionKind]:
         """Every kind of action the player to move may take now (empty once the round is over)."""
@@ -1023,6 +1003,44 @@ class ManipulationGame:
             f"<ManipulationGame {self.rules.name} players={self.players} current={self.current} "
             f"phase={self.phase.value} stock={len(self._stock)}>"
         )
+
+
+@functools.lru_cache(maxsize=65_536)
+def _trio_melds(a: Card, b: Card, c: Card, mr: MeldRules) -> tuple[Meld, ...]:
+    """The valid melds of three cards (their jokers given every identity that fits), each
+    in normal form: the new melds of :meth:`ManipulationGame.small_tables`, remembered
+    (a hand keeps most of its trios from turn to turn)."""
+    meld = Meld.of((a, b, c))
+    options = meld.assignments(mr) if a.is_joker or b.is_joker or c.is_joker else [meld]
+    return tuple(option.normalized(mr) for option in options if option.is_valid(mr))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _lay_offs(meld: Meld, card: Card, mr: MeldRules) -> tuple[Meld, ...]:
+    """``meld`` grown by the natural ``card`` at its end, then at its start, where that is a
+    valid meld, in normal form (the lay-offs of :meth:`ManipulationGame.small_tables`,
+    remembered: table melds and hand cards stay for many turns)."""
+    from openrummy.melds import MeldItem
+
+    ranks = {it.identity.rank for it in meld.items}
+    suits = {it.identity.suit for it in meld.items}
+    if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
+        return ()
+    # a run grows only by a rank next to one of its ranks (K-A counts)
+    if (
+        len(ranks) > 1
+        and card.rank % 13 + 1 not in ranks
+        and (card.rank + 11) % 13 + 1 not in ranks
+    ):
+        return ()
+    out: list[Meld] = []
+    for grown in (
+        Meld((*meld.items, MeldItem.natural(card))),
+        Meld((MeldItem.natural(card), *meld.items)),
+    ):
+        if grown.is_valid(mr):
+            out.append(grown.normalized(mr))
+    return tuple(out)
 
 
 def _public_action(action: Action) -> str:
