@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from openrummy.cards import Card, shuffle, standard_deck, tile_set
@@ -550,39 +551,36 @@ class ManipulationGame:
         card's highest opening value. The rest come in the same order."""
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
-        info = [(c.is_joker, c.rank, c.suit) for c in hand]
-        n = len(hand)
         need = 0
-        worth = [0] * n
+        worth = [0] * len(hand)
         if opening and self.rules.opening.type is OpeningType.POINTS:
             need = self.rules.opening.threshold
             worth = [self.rules.opening_bound(c) for c in hand]
         # Only printed jokers are wild here: the naturals of a set share a rank, those of a
-        # run a suit. Trios come in the order of itertools.combinations; a pair of naturals
-        # that shares neither rank nor suit rules out every trio that holds it. The hand's
-        # kinds are distinct, so a trio holds at most one joker.
-        for i in range(n - 2):
-            ja, ra, sa = info[i]
-            for j in range(i + 1, n - 1):
-                jb, rb, sb = info[j]
-                if not ja and not jb and ra != rb and sa != sb:
-                    continue
-                for k in range(j + 1, n):
-                    if need and worth[i] + worth[j] + worth[k] < need:
-                        continue
-                    jc, rc, sc = info[k]
-                    if ja:
-                        fits = rb == rc or sb == sc
-                    elif jb:
-                        fits = ra == rc or sa == sc
-                    elif jc:
-                        fits = True
-                    else:
-                        fits = (ra == rb == rc) or (sa == sb == sc)
-                    if not fits:
-                        continue
-                    for option in _trio_melds(hand[i], hand[j], hand[k], mr):
-                        yield (*self.table, option)
+        # run a suit, so a trio of naturals lies within one rank or one suit (not both: the
+        # hand's kinds are distinct), and a trio with the joker (at most one: distinct
+        # kinds) pairs it with two naturals that share a rank or a suit. Trios come in the
+        # order of itertools.combinations.
+        groups: dict[tuple[int, object], list[int]] = {}
+        joker = -1
+        for i, c in enumerate(hand):
+            if c.is_joker:
+                joker = i
+            else:
+                groups.setdefault((0, c.rank), []).append(i)
+                groups.setdefault((1, c.suit), []).append(i)
+        trios: list[tuple[int, ...]] = []
+        for members in groups.values():
+            if len(members) >= 3:
+                trios.extend(combinations(members, 3))
+            if joker >= 0:
+                trios.extend(tuple(sorted((joker, a, b))) for a, b in combinations(members, 2))
+        trios.sort()
+        for i, j, k in trios:
+            if need and worth[i] + worth[j] + worth[k] < need:
+                continue
+            for option in _trio_melds(hand[i], hand[j], hand[k], mr):
+                yield (*self.table, option)
         if opening:
             return
         for i, meld in enumerate(self.table):
