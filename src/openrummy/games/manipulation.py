@@ -32,7 +32,7 @@ from enum import Enum
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from openrummy.cards import Card, shuffle, standard_deck, tile_set
+from openrummy.cards import Card, Suit, shuffle, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
 from openrummy.melds import Meld, MeldRules
@@ -583,12 +583,15 @@ class ManipulationGame:
                 yield (*self.table, option)
         if opening:
             return
+        kinds = set(hand)
+        tiles = self.rules.tiles
         for i, meld in enumerate(self.table):
-            for card in hand:
-                for grown in _lay_offs(meld, card, mr):
-                    table = list(self.table)
-                    table[i] = grown
-                    yield tuple(table)
+            for card, grown_melds in _meld_lay_offs(meld, mr, tiles):
+                if card in kinds:
+                    for grown in grown_melds:
+                        table = list(self.table)
+                        table[i] = grown
+                        yield tuple(table)
 
     def legal_kinds(self) -> frozenset[ActionKind]:
         """Every kind of action the player to move may take now (empty once the round is over)."""
@@ -1011,6 +1014,22 @@ def _trio_melds(a: Card, b: Card, c: Card, mr: MeldRules) -> tuple[Meld, ...]:
     meld = Meld.of((a, b, c))
     options = meld.assignments(mr) if a.is_joker or b.is_joker or c.is_joker else [meld]
     return tuple(option.normalized(mr) for option in options if option.is_valid(mr))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _meld_lay_offs(
+    meld: Meld, mr: MeldRules, tiles: bool
+) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
+    """Every natural card (tiles or cards) that can be laid off on ``meld``, in hand order
+    (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`)."""
+    out: list[tuple[Card, tuple[Meld, ...]]] = []
+    for suit in Suit:
+        for rank in range(1, 14):
+            card = Card(rank, suit, tiles)
+            grown = _lay_offs(meld, card, mr)
+            if grown:
+                out.append((card, grown))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=65_536)
