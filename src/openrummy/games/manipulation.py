@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from openrummy.cards import Card, Suit, shuffle, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
@@ -1022,13 +1022,24 @@ def _meld_lay_offs(
 ) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
     """Every natural card (tiles or cards) that can be laid off on ``meld``, in hand order
     (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`)."""
+    ranks = {it.identity.rank for it in meld.items}
+    suits = {it.identity.suit for it in meld.items}
+    # the cards :func:`_lay_offs` looks at: the set's rank in any suit, the run's suit at
+    # a rank next to one of its ranks (K-A counts)
+    fits: set[tuple[Suit, int]] = set()
+    if len(ranks) == 1:
+        (rank,) = ranks
+        fits.update((suit, rank) for suit in Suit)
+    if len(suits) == 1 and None not in suits:
+        suit = cast(Suit, next(iter(suits)))
+        near = {r % 13 + 1 for r in ranks} | {(r + 11) % 13 + 1 for r in ranks}
+        fits.update((suit, r) for r in (range(1, 14) if len(ranks) == 1 else near))
     out: list[tuple[Card, tuple[Meld, ...]]] = []
-    for suit in Suit:
-        for rank in range(1, 14):
-            card = Card(rank, suit, tiles)
-            grown = _lay_offs(meld, card, mr)
-            if grown:
-                out.append((card, grown))
+    for suit, rank in sorted(fits):
+        card = Card(rank, suit, tiles)
+        grown = _lay_offs(meld, card, mr)
+        if grown:
+            out.append((card, grown))
     return tuple(out)
 
 
