@@ -513,7 +513,11 @@ class ManipulationGame:
 
     def play_checker(self, seat: int) -> Callable[[Play], bool]:
         """A test of ``seat``'s plays against the commit checks of this position, kept for
-        this position (a snapshot: later actions do not change its answers)."""
+        this position (a snapshot: later actions do not change its answers).
+
+        While the game is still at that position, the game remembers what the test found,
+        so applying a play that was tested does not check it again (the checks are a pure
+        function of the position and the play)."""
         rules = self.rules
         table = self.table
         hand = tuple(self.hands[seat])
@@ -521,12 +525,14 @@ class ManipulationGame:
         owners = self.owners
         opened_before = self._opened_at_turn_start
         started = self.turn_started_at
+        at = (seat, table, owners, hand, opened, opened_before, started)
+        checked: dict[Play, PlayAnalysis] = {}
 
         def valid(play: Play) -> bool:
             elapsed = None
             if play.at is not None and started is not None:
                 elapsed = play.at - started
-            return not analyze_play(
+            analysis = analyze_play(
                 rules,
                 table_before=table,
                 hand=hand,
@@ -537,9 +543,29 @@ class ManipulationGame:
                 mover=seat,
                 owners_before=owners,
                 opened_before_turn=opened_before,
-            ).violations
+            )
+            if self._position(seat) == at:
+                checked[play] = analysis
+                self._checked = (at, checked)
+            return not analysis.violations
 
         return valid
+
+    _checked: tuple[tuple[object, ...], dict[Play, PlayAnalysis]] | None = None
+    """Plays tested by a :meth:`play_checker` and what it found, with the position (see
+    :meth:`_position`) they were tested in."""
+
+    def _position(self, seat: int) -> tuple[object, ...]:
+        """What the commit checks of ``seat``'s play read of the game (besides the rules)."""
+        return (
+            seat,
+            self.table,
+            self.owners,
+            tuple(self.hands[seat]),
+            self.opened[seat],
+            self._opened_at_turn_start,
+            self.turn_started_at,
+        )
 
     def small_tables(self, *, opening: bool = False) -> Iterator[tuple[Meld, ...]]:
         """Tables one small step from the current one for the seat to move: a new meld of
@@ -637,7 +663,7 @@ class ManipulationGame:
     def check_play(self, play: Play) -> list[Violation]:
         """Every commit check ``play`` would fail now (empty: it would be accepted)."""
         self._require_turn(play)
-        return self._analyze(play).violations
+        return list(self._analyze(play).violations)
 
     def can_play(self, play: Play) -> bool:
         return not self.check_play(play)
@@ -658,6 +684,11 @@ class ManipulationGame:
         )
 
     def _analyze(self, play: Play) -> PlayAnalysis:
+        checked = self._checked
+        if checked is not None:
+            found = checked[1].get(play)
+            if found is not None and checked[0] == self._position(play.seat):
+                return found
         elapsed = None
         if play.at is not None and self.turn_started_at is not None:
             elapsed = play.at - self.turn_started_at
