@@ -180,9 +180,10 @@ class CandidateMenu(Sequence[Play]):
     def _places_more(self, small: Sequence[Play], ordered: Sequence[Play]) -> bool:
         """Whether the solver's play (of a player who has opened) places more cards than
         every play of ``ordered`` (the small plays in the solver's meld order), so that it
-        is none of them. Some play places more if a small play does, or two small plays
-        side by side do (different melds grown, enough hand cards for both); otherwise
-        one question of the search decides."""
+        is none of them. Some play places more if a small play does, two small plays
+        side by side do (different melds grown, enough hand cards for both), or a small
+        play and one more hand card on the meld it made or grew; otherwise one question
+        of the search decides."""
         size = sum(len(m) for m in self._table)
         changes = [self._change(p, size) for p in small]
         most = max(len(cards) for p, (_, cards) in zip(small, changes, strict=True) if p in ordered)
@@ -194,6 +195,17 @@ class CandidateMenu(Sequence[Play]):
                 need = Counter(a)
                 need.update(b)
                 if all(hand[c] >= n for c, n in need.items()):
+                    return True
+        # a small play, then one more hand card on the meld it made or grew
+        from .manipulation import _meld_lay_offs
+
+        mr = self._rules.meld_rules
+        for p, (i, cards) in zip(small, changes, strict=True):
+            if len(cards) + 1 <= most:
+                continue
+            meld = p.table[-1] if i is None else p.table[i]
+            for card, _ in _meld_lay_offs(meld, mr, self._rules.tiles):
+                if hand[card] > cards.count(card):
                     return True
         try:
             return _places_at_least(self._rules, self._table, self._hand, most + 1)
