@@ -12,12 +12,17 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from openrummy.cards import Card
+from openrummy.cards import Card, Suit
 from openrummy.envs import RummyEnv
 from openrummy.envs._spaces import SECOND0
 from openrummy.games.actions import ActionKind, Play
-from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.candidates import _cannot_open
+from openrummy.games.commit import commit_violations
+from openrummy.games.manipulation import ManipulationGame, _lay_offs, _meld_lay_offs
 from openrummy.melds import Meld, MeldItem
+from openrummy.rules import find_preset
+from openrummy.rules.manipulation import ManipulationRules
+from openrummy.solve.table import best_play
 
 # Recorded with the eager menu (``list(match.candidate_plays(plays))`` at every turn).
 GOLDEN = {
@@ -110,12 +115,30 @@ def check_menus(preset: str, steps: int, seed: int) -> None:
         game = env.match.game
         assert isinstance(game, ManipulationGame)
         assert list(game.small_tables()) == list(_reference_small_tables(game))
+        seat = game.current
+        if not game.opened[seat] and ActionKind.PLAY in game.legal_kinds():
+            # the tables left out for a seat that must open are ones it may not play
+            kept = list(game.small_tables(opening=True))
+            every = list(_reference_small_tables(game))
+            assert kept == [t for t in every if t in kept]
+            for table in every:
+                assert table in kept or not game.can_play(Play(seat, table))
+            if _cannot_open(game.rules, game.hands[seat]):
+                assert best_play(game.rules, game.table, game.hands[seat], opened=False).count == 0
         for limit in (1, 8):
             menu = game.candidate_menu(limit)
             n = len(menu)
             lazy += not menu.solved and n > 0
             assert list(menu) == list(game.candidate_plays(limit))
             assert len(menu) == n
+            for play in menu:  # the engine's checks, without the game's memo of them
+                assert not commit_violations(
+                    game.rules,
+                    table_before=game.table,
+                    hand=game.hands[seat],
+                    table_after=play.table,
+                    opened=game.opened[seat],
+                )
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     if preset != "vatikan_pagat":  # jokers move only by replacement there: always eager
@@ -169,3 +192,65 @@ def test_without_the_solver_play_the_menu_is_the_first_valid_small_plays() -> No
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     assert seen > 0
+
+
+def _melds_to_grow(rules: ManipulationRules) -> Iterator[Meld]:
+    """Runs of every length and start in one suit and sets of three and four, each also
+    with a joker in place of one card (every identity it may take)."""
+    tiles = rules.tiles
+    mr = rules.meld_rules
+    joker = Card(0, None)
+    for length in range(3, 14):
+        for start in range(1, 14):
+            ranks = [(start - 1 + k) % 13 + 1 for k in range(length)]
+            cards = [Card(r, Suit.H, tiles) for r in ranks]
+            yield Meld.of(cards)
+            yield from Meld.of([*cards[:-2], joker, cards[-1]]).assignments(mr)
+    for rank in (1, 7, 13):
+        for size in (3, 4):
+            cards = [Card(rank, suit, tiles) for suit in list(Suit)[:size]]
+            yield Meld.of(cards)
+            yield from Meld.of([joker, *cards[1:]]).assignments(mr)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("robbers", {}),
+        ("robbers_s003", {}),
+        ("vatikan_pagat", {}),
+        ("vatikan_pagat", {"meld.ace_both_ends": True}),
+        ("robbers", {"meld.set_max": 6}),
+        ("rummikub", {}),
+    ],
+)
+def test_a_melds_lay_off_cards_are_every_card_that_grows_it(
+    preset: str, options: dict[str, object]
+) -> None:
+    rules = find_preset(preset, options)
+    assert isinstance(rules, ManipulationRules)
+    mr = rules.meld_rules
+    naturals = [Card(r, s, rules.tiles) for s in Suit for r in range(1, 14)]
+    grown = 0
+    for meld in _melds_to_grow(rules):
+        if not meld.is_valid(mr):
+            continue
+        meld = meld.normalized(mr)
+        every = [(c, _lay_offs(meld, c, mr)) for c in naturals if _lay_offs(meld, c, mr)]
+        assert list(_meld_lay_offs(meld, mr, rules.tiles)) == every, str(meld)
+        grown += len(every)
+    assert grown > 0
+
+
+def test_a_play_checked_in_another_position_is_checked_again() -> None:
+    """The game remembers what its play checker found only for the position it was in."""
+    rules = find_preset("rummikub", {"opening.threshold": 0})
+    assert isinstance(rules, ManipulationRules)
+    game = ManipulationGame(rules, 2, seed=4)
+    seat = game.current
+    valid = game.play_checker(seat)
+    plays = [Play(seat, t) for t in game.small_tables()]
+    play = next(p for p in plays if valid(p))
+    assert game.can_play(play)
+    game.hands[seat].remove(play.table[-1].cards[0])  # the position changes
+    assert [v.code for v in game.check_play(play)] == ["C3"]

@@ -1055,16 +1055,20 @@ def _meld_lay_offs(
     (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`)."""
     ranks = {it.identity.rank for it in meld.items}
     suits = {it.identity.suit for it in meld.items}
-    # the cards :func:`_lay_offs` looks at: the set's rank in any suit, the run's suit at
-    # a rank next to one of its ranks (K-A counts)
+    # the cards :func:`_lay_offs` looks at: the set's rank in a suit none of its naturals
+    # has, the run's suit at a rank next to one of its ranks (K-A counts) that it does
+    # not hold (a natural that repeats a set's suit or a run's rank makes no meld, but
+    # for the second ace of A-2-...-K-A under ``ace_both_ends``)
     fits: set[tuple[Suit, int]] = set()
     if len(ranks) == 1:
         (rank,) = ranks
-        fits.update((suit, rank) for suit in Suit)
+        taken = {it.card.suit for it in meld.items if not it.is_wild}
+        fits.update((suit, rank) for suit in Suit if suit not in taken)
     if len(suits) == 1 and None not in suits:
         suit = cast(Suit, next(iter(suits)))
         near = {r % 13 + 1 for r in ranks} | {(r + 11) % 13 + 1 for r in ranks}
-        fits.update((suit, r) for r in (range(1, 14) if len(ranks) == 1 else near))
+        held = ranks - {1} if mr.ace_both_ends else ranks
+        fits.update((suit, r) for r in (range(1, 14) if len(ranks) == 1 else near - held))
     out: list[tuple[Card, tuple[Meld, ...]]] = []
     for suit, rank in sorted(fits):
         card = Card(rank, suit, tiles)
