@@ -256,8 +256,8 @@ class CandidateMenu(Sequence[Play]):
 
 def _cannot_open(rules: ManipulationRules, hand: Sequence[Card]) -> bool:
     """True when no melds of ``hand`` cards alone can be worth a points opening: the hand
-    cards that could be in some meld of hand cards (a set: two more cards of the rank or
-    jokers; a run: a window of three ranks of the suit, gaps filled by jokers), each at its
+    cards that could be in some meld of hand cards (a set: two more cards of the rank in
+    other suits, or jokers; a run: a window of three ranks of the suit, gaps filled by jokers), each at its
     highest opening value, and every joker at a joker's, add up to less than the threshold.
     (False: there may be one.)"""
     o = rules.opening
@@ -266,12 +266,14 @@ def _cannot_open(rules: ManipulationRules, hand: Sequence[Card]) -> bool:
     jokers = sum(c.is_joker for c in hand)
     naturals = [c for c in hand if not c.is_joker]
     total = jokers * rules.opening_bound(JOKER) if jokers else 0
-    ranks = Counter(c.rank for c in naturals)
+    ranks: dict[int, set[object]] = {}
     suits: dict[object, set[int]] = {}
     for c in naturals:
+        ranks.setdefault(c.rank, set()).add(c.suit)
         suits.setdefault(c.suit, set()).add(c.rank)
     for c in naturals:
-        fits = ranks[c.rank] - 1 + jokers >= 2
+        # a set's naturals have different suits
+        fits = len(ranks[c.rank]) - 1 + jokers >= 2
         if not fits:
             # every window of three ranks through the card, cyclic (K-A-2 too: a bound)
             row = suits[c.suit]
