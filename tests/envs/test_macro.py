@@ -14,7 +14,7 @@ import pytest
 
 from openrummy.cards import Card, Suit
 from openrummy.envs import RummyEnv
-from openrummy.envs._spaces import SECOND0
+from openrummy.envs._spaces import SECOND0, encode, full_counts
 from openrummy.games.actions import ActionKind, Play
 from openrummy.games.candidates import _cannot_open
 from openrummy.games.commit import commit_violations
@@ -254,3 +254,29 @@ def test_a_play_checked_in_another_position_is_checked_again() -> None:
     assert game.can_play(play)
     game.hands[seat].remove(play.table[-1].cards[0])  # the position changes
     assert [v.code for v in game.check_play(play)] == ["C3"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "unit"),
+    [("rummikub", 2, "round"), ("robbers", 3, "match"), ("vatikan_pagat", 2, "round")],
+)
+def test_the_round_observation_is_the_views(preset: str, players: int, unit: str) -> None:
+    """Every seat's observation read from the round equals the one encoded from its view,
+    along a masked-random run (the round's end and, in a match, the next deal included)."""
+    env = RummyEnv(preset, players=players, unit=unit)
+    env.reset(seed=11)
+    rng = random.Random(11)
+    ended = 0
+    for _ in range(120):
+        for agent in env.possible_agents:
+            seat = env.possible_agents.index(agent)
+            want = encode(env.match.view(seat), env.layout, full_counts(env.rules))
+            assert env.observe(agent)["observation"].tolist() == want.tolist()
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            ended += 1
+            env.reset()
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert ended > 0 or unit == "match"
