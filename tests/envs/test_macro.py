@@ -280,3 +280,27 @@ def test_the_round_observation_is_the_views(preset: str, players: int, unit: str
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     assert ended > 0 or unit == "match"
+
+
+@pytest.mark.parametrize("preset", ["robbers", "robbers_s003", "vatikan_pagat", "rummikub"])
+def test_small_tables_of_random_hands_are_every_trio_and_lay_off(preset: str) -> None:
+    """Hands of 10 to 20 cards drawn from the whole deck (jokers, both decks), some beside
+    a few random melds: every trio and lay-off, in the reference order."""
+    rules = find_preset(preset)
+    assert isinstance(rules, ManipulationRules)
+    rng = random.Random(preset)
+    deck = ManipulationGame.full_deck(rules)
+    runs = 0
+    for k in range(12):
+        game = ManipulationGame(rules, 2, seed=k)
+        if k % 2:
+            game.table = tuple(
+                m.normalized(rules.meld_rules)
+                for m in (Meld.of(rng.sample(deck, 3)) for _ in range(20))
+                if m.is_valid(rules.meld_rules)
+            )
+        game.hands[game.current] = rng.sample(deck, rng.randint(10, 20))
+        tables = list(game.small_tables())
+        assert tables == list(_reference_small_tables(game))
+        runs += len(tables)
+    assert runs > 0

@@ -582,25 +582,36 @@ class ManipulationGame:
         if opening and self.rules.opening.type is OpeningType.POINTS:
             need = self.rules.opening.threshold
             worth = [self.rules.opening_bound(c) for c in hand]
-        # Only printed jokers are wild here: the naturals of a set share a rank, those of a
-        # run a suit, so a trio of naturals lies within one rank or one suit (not both: the
-        # hand's kinds are distinct), and a trio with the joker (at most one: distinct
-        # kinds) pairs it with two naturals that share a rank or a suit. Trios come in the
-        # order of itertools.combinations.
-        groups: dict[tuple[int, object], list[int]] = {}
+        # Only printed jokers are wild here: the naturals of a set share a rank (one card
+        # of each suit at most: the hand's kinds are distinct), those of a run a suit and
+        # lie within three ranks in a row (K-A-2 counted too: a superset of every ace
+        # rule). A trio with the joker (at most one: distinct kinds) pairs it with two
+        # such naturals. Trios come in the order of itertools.combinations.
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[object, dict[int, int]] = {}
         joker = -1
         for i, c in enumerate(hand):
             if c.is_joker:
                 joker = i
             else:
-                groups.setdefault((0, c.rank), []).append(i)
-                groups.setdefault((1, c.suit), []).append(i)
-        trios: list[tuple[int, ...]] = []
-        for members in groups.values():
-            if len(members) >= 3:
-                trios.extend(combinations(members, 3))
+                by_rank.setdefault(c.rank, []).append(i)
+                by_suit.setdefault(c.suit, {})[c.rank] = i
+        found: set[tuple[int, ...]] = set()
+        for members in by_rank.values():
+            found.update(combinations(members, 3))
             if joker >= 0:
-                trios.extend(tuple(sorted((joker, a, b))) for a, b in combinations(members, 2))
+                found.update(tuple(sorted((joker, a, b))) for a, b in combinations(members, 2))
+        for at in by_suit.values():
+            for r, a in at.items():
+                near = at.get(r % 13 + 1)
+                far = at.get((r + 1) % 13 + 1)
+                if near is not None and far is not None:
+                    found.add(tuple(sorted((a, near, far))))
+                if joker >= 0:
+                    for other in (near, far):
+                        if other is not None:
+                            found.add(tuple(sorted((joker, a, other))))
+        trios = list(found)
         trios.sort()
         for i, j, k in trios:
             if need and worth[i] + worth[j] + worth[k] < need:
