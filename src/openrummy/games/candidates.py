@@ -24,6 +24,7 @@ computes it.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
@@ -97,20 +98,12 @@ class CandidateMenu(Sequence[Play]):
                 small = self._list_small(game) if best.count else []
                 self._plays = self._merge(best, small)
             return
-        from openrummy.solve.table import can_place, in_play_order, play_order_key
+        from openrummy.solve.table import can_place, in_play_order
 
         # A small play of a player who has opened passes every check: a valid new meld of
         # hand cards, or a valid meld grown by one hand card (C1-C4), nothing retrieved.
         small = self._small = self._list_small(game, check=False)
-        keys: dict[Meld, object] = {}
-
-        def key(meld: Meld) -> object:
-            k = keys.get(meld)
-            if k is None:
-                k = keys[meld] = play_order_key(meld)
-            return k
-
-        ordered = [p for p in small if in_play_order(p.table, key)]
+        ordered = [p for p in small if in_play_order(p.table, _order_key)]
         self._behind = not ordered
         """The plays after the first are the small plays (the solver's is not one)."""
         if len(small) >= limit:
@@ -252,6 +245,14 @@ class CandidateMenu(Sequence[Play]):
             if play not in out:
                 out.append(play)
         return out
+
+
+@functools.lru_cache(maxsize=65_536)
+def _order_key(meld: Meld) -> object:
+    """:func:`~openrummy.solve.table.play_order_key`, remembered (table melds stay)."""
+    from openrummy.solve.table import play_order_key
+
+    return play_order_key(meld)
 
 
 def _cannot_open(rules: ManipulationRules, hand: Sequence[Card]) -> bool:
