@@ -247,7 +247,7 @@ class CandidateMenu(Sequence[Play]):
         return out
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=16_384)
 def _order_key(meld: Meld) -> object:
     """:func:`~openrummy.solve.table.play_order_key`, remembered (table melds stay)."""
     from openrummy.solve.table import play_order_key

@@ -1063,7 +1063,8 @@ def _meld_lay_offs(
     meld: Meld, mr: MeldRules, tiles: bool
 ) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
     """Every natural card (tiles or cards) that can be laid off on ``meld``, in hand order
-    (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`)."""
+    (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`); remembered, as
+    table melds stay for many turns."""
     ranks = {it.identity.rank for it in meld.items}
     suits = {it.identity.suit for it in meld.items}
     # the cards :func:`_lay_offs` looks at: the set's rank in a suit none of its naturals
@@ -1089,11 +1090,10 @@ def _meld_lay_offs(
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=65_536)
 def _lay_offs(meld: Meld, card: Card, mr: MeldRules) -> tuple[Meld, ...]:
     """``meld`` grown by the natural ``card`` at its end, then at its start, where that is a
-    valid meld, in normal form (the lay-offs of :meth:`ManipulationGame.small_tables`,
-    remembered: table melds and hand cards stay for many turns)."""
+    valid meld, in normal form (the lay-offs of :meth:`ManipulationGame.small_tables`;
+    :func:`_meld_lay_offs` remembers them per meld)."""
     from openrummy.melds import MeldItem
 
     ranks = {it.identity.rank for it in meld.items}
