@@ -12,12 +12,17 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from openrummy.cards import Card
+from openrummy.cards import Card, Suit
 from openrummy.envs import RummyEnv
-from openrummy.envs._spaces import SECOND0
+from openrummy.envs._spaces import SECOND0, encode, full_counts
 from openrummy.games.actions import ActionKind, Play
-from openrummy.games.manipulation import ManipulationGame
+from openrummy.games.candidates import _cannot_open
+from openrummy.games.commit import commit_violations
+from openrummy.games.manipulation import ManipulationGame, _lay_offs, _meld_lay_offs
 from openrummy.melds import Meld, MeldItem
+from openrummy.rules import find_preset
+from openrummy.rules.manipulation import ManipulationRules
+from openrummy.solve.table import best_play
 
 # Recorded with the eager menu (``list(match.candidate_plays(plays))`` at every turn).
 GOLDEN = {
@@ -110,12 +115,30 @@ def check_menus(preset: str, steps: int, seed: int) -> None:
         game = env.match.game
         assert isinstance(game, ManipulationGame)
         assert list(game.small_tables()) == list(_reference_small_tables(game))
+        seat = game.current
+        if not game.opened[seat] and ActionKind.PLAY in game.legal_kinds():
+            # the tables left out for a seat that must open are ones it may not play
+            kept = list(game.small_tables(opening=True))
+            every = list(_reference_small_tables(game))
+            assert kept == [t for t in every if t in kept]
+            for table in every:
+                assert table in kept or not game.can_play(Play(seat, table))
+            if _cannot_open(game.rules, game.hands[seat]):
+                assert best_play(game.rules, game.table, game.hands[seat], opened=False).count == 0
         for limit in (1, 8):
             menu = game.candidate_menu(limit)
             n = len(menu)
             lazy += not menu.solved and n > 0
             assert list(menu) == list(game.candidate_plays(limit))
             assert len(menu) == n
+            for play in menu:  # the engine's checks, without the game's memo of them
+                assert not commit_violations(
+                    game.rules,
+                    table_before=game.table,
+                    hand=game.hands[seat],
+                    table_after=play.table,
+                    opened=game.opened[seat],
+                )
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     if preset != "vatikan_pagat":  # jokers move only by replacement there: always eager
@@ -169,3 +192,115 @@ def test_without_the_solver_play_the_menu_is_the_first_valid_small_plays() -> No
         mask = env.observe(agent)["action_mask"]
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
     assert seen > 0
+
+
+def _melds_to_grow(rules: ManipulationRules) -> Iterator[Meld]:
+    """Runs of every length and start in one suit and sets of three and four, each also
+    with a joker in place of one card (every identity it may take)."""
+    tiles = rules.tiles
+    mr = rules.meld_rules
+    joker = Card(0, None)
+    for length in range(3, 14):
+        for start in range(1, 14):
+            ranks = [(start - 1 + k) % 13 + 1 for k in range(length)]
+            cards = [Card(r, Suit.H, tiles) for r in ranks]
+            yield Meld.of(cards)
+            yield from Meld.of([*cards[:-2], joker, cards[-1]]).assignments(mr)
+    for rank in (1, 7, 13):
+        for size in (3, 4):
+            cards = [Card(rank, suit, tiles) for suit in list(Suit)[:size]]
+            yield Meld.of(cards)
+            yield from Meld.of([joker, *cards[1:]]).assignments(mr)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("robbers", {}),
+        ("robbers_s003", {}),
+        ("vatikan_pagat", {}),
+        ("vatikan_pagat", {"meld.ace_both_ends": True}),
+        ("robbers", {"meld.set_max": 6}),
+        ("rummikub", {}),
+    ],
+)
+def test_a_melds_lay_off_cards_are_every_card_that_grows_it(
+    preset: str, options: dict[str, object]
+) -> None:
+    rules = find_preset(preset, options)
+    assert isinstance(rules, ManipulationRules)
+    mr = rules.meld_rules
+    naturals = [Card(r, s, rules.tiles) for s in Suit for r in range(1, 14)]
+    grown = 0
+    for meld in _melds_to_grow(rules):
+        if not meld.is_valid(mr):
+            continue
+        meld = meld.normalized(mr)
+        every = [(c, _lay_offs(meld, c, mr)) for c in naturals if _lay_offs(meld, c, mr)]
+        assert list(_meld_lay_offs(meld, mr, rules.tiles)) == every, str(meld)
+        grown += len(every)
+    assert grown > 0
+
+
+def test_a_play_checked_in_another_position_is_checked_again() -> None:
+    """The game remembers what its play checker found only for the position it was in."""
+    rules = find_preset("rummikub", {"opening.threshold": 0})
+    assert isinstance(rules, ManipulationRules)
+    game = ManipulationGame(rules, 2, seed=4)
+    seat = game.current
+    valid = game.play_checker(seat)
+    plays = [Play(seat, t) for t in game.small_tables()]
+    play = next(p for p in plays if valid(p))
+    assert game.can_play(play)
+    game.hands[seat].remove(play.table[-1].cards[0])  # the position changes
+    assert [v.code for v in game.check_play(play)] == ["C3"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "unit"),
+    [("rummikub", 2, "round"), ("robbers", 3, "match"), ("vatikan_pagat", 2, "round")],
+)
+def test_the_round_observation_is_the_views(preset: str, players: int, unit: str) -> None:
+    """Every seat's observation read from the round equals the one encoded from its view,
+    along a masked-random run (the round's end and, in a match, the next deal included)."""
+    env = RummyEnv(preset, players=players, unit=unit)
+    env.reset(seed=11)
+    rng = random.Random(11)
+    ended = 0
+    for _ in range(120):
+        for agent in env.possible_agents:
+            seat = env.possible_agents.index(agent)
+            want = encode(env.match.view(seat), env.layout, full_counts(env.rules))
+            assert env.observe(agent)["observation"].tolist() == want.tolist()
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            ended += 1
+            env.reset()
+            continue
+        mask = env.observe(agent)["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert ended > 0 or unit == "match"
+
+
+@pytest.mark.parametrize("preset", ["robbers", "robbers_s003", "vatikan_pagat", "rummikub"])
+def test_small_tables_of_random_hands_are_every_trio_and_lay_off(preset: str) -> None:
+    """Hands of 10 to 20 cards drawn from the whole deck (jokers, both decks), some beside
+    a few random melds: every trio and lay-off, in the reference order."""
+    rules = find_preset(preset)
+    assert isinstance(rules, ManipulationRules)
+    rng = random.Random(preset)
+    deck = ManipulationGame.full_deck(rules)
+    runs = 0
+    for k in range(12):
+        game = ManipulationGame(rules, 2, seed=k)
+        if k % 2:
+            game.table = tuple(
+                m.normalized(rules.meld_rules)
+                for m in (Meld.of(rng.sample(deck, 3)) for _ in range(20))
+                if m.is_valid(rules.meld_rules)
+            )
+        game.hands[game.current] = rng.sample(deck, rng.randint(10, 20))
+        tables = list(game.small_tables())
+        assert tables == list(_reference_small_tables(game))
+        runs += len(tables)
+    assert runs > 0

@@ -35,6 +35,7 @@ from openrummy.games.families import Match
 from openrummy.games.indian import IndianGame, IndianPhase, SeatStatus
 from openrummy.games.manipulation import ManipulationGame, Phase
 from openrummy.games.views import ManipulationView, View
+from openrummy.melds import Meld
 from openrummy.rules import IndianRules, Rules
 from openrummy.solve.hand import _CREDIT_GOALS, _min_deadwood, declaration_goal
 
@@ -48,6 +49,7 @@ __all__ = [
     "action_size",
     "card_kinds",
     "encode",
+    "encode_round",
     "full_counts",
     "layout",
     "menu",
@@ -189,6 +191,58 @@ def encode(view: View, lay: ObservationLayout, deck: Floats) -> Floats:
         totals = view.match.totals
         obs[sl["standings"]] = [totals[s] for s in rel]
     return obs
+
+
+def encode_round(
+    game: ManipulationGame,
+    seat: int,
+    totals: Sequence[float],
+    lay: ObservationLayout,
+    deck: Floats,
+    sl: Mapping[str, slice],
+) -> Floats:
+    """:func:`encode` of ``seat``'s view of a manipulation round whose seats are the
+    match's (``totals``: the match standings), read from the round itself: the same
+    numbers, without building the view (``sl``: ``lay.slices()``)."""
+    n = game.players
+    obs = np.zeros(lay.size, np.float32)
+    hand = [0] * CARD_KINDS
+    for c in game.hands[seat]:
+        hand[c.index] += 1
+    obs[sl["hand"]] = hand
+    table = obs[sl["table"]]
+    table[:] = _table_counts(game.table)
+    top = game.discard_pile[-1] if game.discard_pile else None
+    if top is not None:
+        obs[sl["discard"].start + top.index] = 1.0
+        obs[sl["discard_top"].start + top.index] = 1.0
+    seen = obs[sl["hand"]] + table + obs[sl["discard"]]
+    obs[sl["unseen"]] = np.maximum(deck - seen, 0.0)
+    rel = [(seat + k) % n for k in range(n)]
+    obs[sl["hand_sizes"]] = [len(game.hands[s]) for s in rel]
+    obs[sl["opened"]] = [bool(game.opened[s]) for s in rel]
+    obs[sl["stock"]] = game.stock_size
+    if game.outcome is None:
+        obs[sl["to_move"].start + (game.current - seat) % n] = 1.0
+    if game.phase in _MANIPULATION_PHASES:
+        obs[sl["phase"].start + _MANIPULATION_PHASES.index(game.phase)] = 1.0
+    obs[sl["standings"]] = [totals[s] for s in rel]
+    return obs
+
+
+_last_table: list[tuple[tuple[Meld, ...], list[int]]] = []
+
+
+def _table_counts(table: tuple[Meld, ...]) -> list[int]:
+    """The card counts of a table (the last table's remembered: it stays for many steps)."""
+    if _last_table and _last_table[0][0] is table:
+        return _last_table[0][1]
+    counts = [0] * CARD_KINDS
+    for meld in table:
+        for c in meld.cards:
+            counts[c.index] += 1
+    _last_table[:] = [(table, counts)]
+    return counts
 
 
 def _may_declare(game: IndianGame) -> bool:

@@ -21,14 +21,24 @@ from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.games.actions import Action, ActionKind, Draw, EndTurn, Pass
 from openrummy.games.families import Match, new_match
 from openrummy.games.indian import IndianMatch
-from openrummy.games.manipulation import PlayRejected
+from openrummy.games.manipulation import ManipulationGame, PlayRejected
 from openrummy.games.views import View
 from openrummy.messages import Reason
 from openrummy.rules import IndianRules, Rules, ScoringMode, find_preset
 from openrummy.rules.common import MatchFormat
 
 from ._indian import IndianFastPath
-from ._spaces import ActionMenu, Floats, Mask, action_size, encode, full_counts, layout, menu
+from ._spaces import (
+    ActionMenu,
+    Floats,
+    Mask,
+    action_size,
+    encode,
+    encode_round,
+    full_counts,
+    layout,
+    menu,
+)
 
 __all__ = ["REWARDS", "UNITS", "RummyEnv", "make_rules"]
 
@@ -148,6 +158,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._menu: ActionMenu | None = None
         self._totals: tuple[int, ...] = ()
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seats = tuple(range(players))
+        self._slices = self.layout.slices()
         self._fast = (
             IndianFastPath(self.rules, players, self.layout)
             if isinstance(self.rules, IndianRules)
@@ -196,7 +208,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             if match.outcome is None and seat == match.current:
                 mask[fast.ids(match)] = 1
             return {"observation": obs, "action_mask": mask}
-        obs = encode(match.view(seat), self.layout, self._deck)
+        game = match.game
+        if isinstance(game, ManipulationGame) and match.seats == self._seats:
+            totals = match.totals
+            obs = encode_round(game, seat, totals, self.layout, self._deck, self._slices)
+        else:
+            obs = encode(match.view(seat), self.layout, self._deck)
         if not match.is_over and seat == match.current:
             mask = self.action_menu().mask(self.n_actions)
         else:

@@ -24,15 +24,25 @@ computes it.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
 from typing import TYPE_CHECKING, overload
 
-from openrummy.cards import Card
+from openrummy.cards import JOKER, Card
 from openrummy.errors import RummyError
 from openrummy.melds import Meld
-from openrummy.rules.manipulation import ManipulationRules, MeldOwnership, Mobility
+from openrummy.rules.common import DeckKind
+from openrummy.rules.manipulation import (
+    ManipulationRules,
+    MeldOwnership,
+    Mobility,
+    OpeningType,
+)
 
 from .actions import ActionKind, Play
+from .commit import opening_required
 
 if TYPE_CHECKING:
     from openrummy.solve.table import BestPlay
@@ -75,6 +85,11 @@ class CandidateMenu(Sequence[Play]):
             self._plays = self._eager(game)
             return
         if not self._opened:
+            if _cannot_open(self._rules, self._hand):
+                # no opening from the hand: the solver's answer places nothing, and no
+                # small play passes the opening check
+                self._plays = []
+                return
             best = self._best()
             if best is None:
                 self._plays = self._eager(game)
@@ -83,27 +98,21 @@ class CandidateMenu(Sequence[Play]):
                 small = self._list_small(game) if best.count else []
                 self._plays = self._merge(best, small)
             return
-        from openrummy.solve.table import can_place, in_play_order, play_order_key
+        from openrummy.solve.table import can_place, in_play_order
 
         # A small play of a player who has opened passes every check: a valid new meld of
         # hand cards, or a valid meld grown by one hand card (C1-C4), nothing retrieved.
         small = self._small = self._list_small(game, check=False)
-        keys: dict[Meld, object] = {}
-
-        def key(meld: Meld) -> object:
-            k = keys.get(meld)
-            if k is None:
-                k = keys[meld] = play_order_key(meld)
-            return k
-
-        ordered = any(in_play_order(p.table, key) for p in small)
+        ordered = [p for p in small if in_play_order(p.table, _order_key)]
         self._behind = not ordered
         """The plays after the first are the small plays (the solver's is not one)."""
         if len(small) >= limit:
             self._length = limit
-        elif small and ordered:
+        elif ordered and not self._places_more(small, ordered):
             self._plays = self._merge(self._best(), small)
         elif small:
+            # the solver's play places more cards than any small play in its meld order
+            self._behind = True
             self._length = len(small) + 1
         else:
             try:
@@ -161,11 +170,60 @@ class CandidateMenu(Sequence[Play]):
         except RummyError:
             return None
 
+    def _places_more(self, small: Sequence[Play], ordered: Sequence[Play]) -> bool:
+        """Whether the solver's play (of a player who has opened) places more cards than
+        every play of ``ordered`` (the small plays in the solver's meld order), so that it
+        is none of them. Some play places more if a small play does, two small plays
+        side by side do (different melds grown, enough hand cards for both), or a small
+        play and one more hand card on the meld it made or grew; otherwise one question
+        of the search decides."""
+        size = sum(len(m) for m in self._table)
+        changes = [self._change(p, size) for p in small]
+        most = max(len(cards) for p, (_, cards) in zip(small, changes, strict=True) if p in ordered)
+        if any(len(cards) > most for _, cards in changes):
+            return True
+        hand = Counter(self._hand)
+        for (i, a), (j, b) in combinations(changes, 2):
+            if len(a) + len(b) > most and (i is None or i != j):
+                need = Counter(a)
+                need.update(b)
+                if all(hand[c] >= n for c, n in need.items()):
+                    return True
+        # a small play, then one more hand card on the meld it made or grew
+        from .manipulation import _meld_lay_offs
+
+        mr = self._rules.meld_rules
+        for p, (i, cards) in zip(small, changes, strict=True):
+            if len(cards) + 1 <= most:
+                continue
+            meld = p.table[-1] if i is None else p.table[i]
+            for card, _ in _meld_lay_offs(meld, mr, self._rules.tiles):
+                if hand[card] > cards.count(card):
+                    return True
+        try:
+            return _places_at_least(self._rules, self._table, self._hand, most + 1)
+        except RummyError:
+            return False
+
+    def _change(self, play: Play, size: int) -> tuple[int | None, tuple[Card, ...]]:
+        """A small play's grown meld (its index; None: a new meld) and the cards it places."""
+        table = play.table
+        if len(table) > len(self._table):
+            return None, table[-1].cards
+        for i, (old, new) in enumerate(zip(self._table, table, strict=True)):
+            if old is not new and old != new:
+                grown = Counter(new.cards)
+                grown.subtract(old.cards)
+                return i, tuple(grown.elements())
+        raise AssertionError(f"{play} places nothing")  # pragma: no cover
+
     def _list_small(self, game: ManipulationGame, check: bool = True) -> list[Play]:
         """The first ``limit`` different small plays that pass the commit checks (``check``:
-        test them; False where every one passes)."""
+        test them; False where every one passes). A seat that must still open skips the
+        tables that cannot pass the opening check (the others come in the same order)."""
         out: list[Play] = []
-        for table in game.small_tables():
+        opening = not self._opened and opening_required(self._rules)
+        for table in game.small_tables(opening=opening):
             play = Play(self._seat, table)
             if play not in out and (not check or self._valid(play)):
                 out.append(play)
@@ -187,6 +245,73 @@ class CandidateMenu(Sequence[Play]):
             if play not in out:
                 out.append(play)
         return out
+
+
+@functools.lru_cache(maxsize=16_384)
+def _order_key(meld: Meld) -> object:
+    """:func:`~openrummy.solve.table.play_order_key`, remembered (table melds stay)."""
+    from openrummy.solve.table import play_order_key
+
+    return play_order_key(meld)
+
+
+def _cannot_open(rules: ManipulationRules, hand: Sequence[Card]) -> bool:
+    """True when no melds of ``hand`` cards alone can be worth a points opening: the hand
+    cards that could be in some meld of hand cards (a set: two more cards of the rank in
+    other suits, or jokers; a run: a window of three ranks of the suit, gaps filled by jokers), each at its
+    highest opening value, and every joker at a joker's, add up to less than the threshold.
+    (False: there may be one.)"""
+    o = rules.opening
+    if o.type is not OpeningType.POINTS or o.threshold <= 0:
+        return False
+    jokers = sum(c.is_joker for c in hand)
+    naturals = [c for c in hand if not c.is_joker]
+    total = jokers * rules.opening_bound(JOKER) if jokers else 0
+    ranks: dict[int, set[object]] = {}
+    suits: dict[object, set[int]] = {}
+    for c in naturals:
+        ranks.setdefault(c.rank, set()).add(c.suit)
+        suits.setdefault(c.suit, set()).add(c.rank)
+    for c in naturals:
+        # a set's naturals have different suits
+        fits = len(ranks[c.rank]) - 1 + jokers >= 2
+        if not fits:
+            # every window of three ranks through the card, cyclic (K-A-2 too: a bound)
+            row = suits[c.suit]
+            fits = any(
+                sum((r - 1) % 13 + 1 not in row for r in range(start, start + 3)) <= jokers
+                for start in range(c.rank - 2, c.rank + 1)
+            )
+        if fits:
+            total += rules.opening_bound(c)
+            if total >= o.threshold:
+                return False
+    return total < o.threshold
+
+
+def _places_at_least(
+    rules: ManipulationRules, table: Sequence[Meld], hand: Sequence[Card], count: int
+) -> bool:
+    """Whether a player who has opened can place at least ``count`` hand cards on
+    ``table``: one question of the solver's search, as :func:`~openrummy.solve.table.can_place`
+    asks it for one card (``best_play(...).count >= count`` exactly). Raises as it does."""
+    from openrummy.solve._problem import NEG, OPEN_NONE
+    from openrummy.solve.settings import DEFAULT_SETTINGS
+    from openrummy.solve.table import (
+        _check_supply,
+        _norm_card,
+        _Solver,
+        _validate_table,
+        table_cards,
+    )
+
+    tiles = rules.deck.kind is DeckKind.TILES
+    melds = _validate_table(rules, table)
+    t_cards = [_norm_card(c, tiles) for c in table_cards(melds)]
+    h_cards = [_norm_card(c, tiles) for c in hand]
+    _check_supply(rules, t_cards + h_cards)
+    solver = _Solver(rules, h_cards, OPEN_NONE, False, DEFAULT_SETTINGS)
+    return solver.solve(t_cards, melds=False, target=count * solver.big).score != NEG
 
 
 def _exact(rules: ManipulationRules) -> bool:

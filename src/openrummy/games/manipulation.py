@@ -22,24 +22,27 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from itertools import combinations
+from typing import TYPE_CHECKING, cast
 
-from openrummy.cards import Card, shuffle, standard_deck, tile_set
+from openrummy.cards import Card, Suit, shuffle, standard_deck, tile_set
 from openrummy.errors import ConfigError, IllegalActionError
 from openrummy.events import Event, EventCode
-from openrummy.melds import Meld
+from openrummy.melds import Meld, MeldRules
 from openrummy.messages import Reason
 from openrummy.rules.common import FirstDealer, FirstPlayer, ScoringMode
 from openrummy.rules.manipulation import (
     FailMode,
     ManipulationRules,
     MeldOwnership,
+    OpeningType,
     StalemateScoring,
     StalemateWinner,
     TurnModel,
@@ -492,7 +495,8 @@ class ManipulationGame:
             play = fresh(best.table)
             if play is not None:
                 yield play
-        for table in self.small_tables():
+        must_open = not self.opened[seat] and opening_required(self.rules)
+        for table in self.small_tables(opening=must_open):
             if len(seen) >= limit:
                 return
             play = fresh(table)
@@ -509,7 +513,11 @@ class ManipulationGame:
 
     def play_checker(self, seat: int) -> Callable[[Play], bool]:
         """A test of ``seat``'s plays against the commit checks of this position, kept for
-        this position (a snapshot: later actions do not change its answers)."""
+        this position (a snapshot: later actions do not change its answers).
+
+        While the game is still at that position, the game remembers what the test found,
+        so applying a play that was tested does not check it again (the checks are a pure
+        function of the position and the play)."""
         rules = self.rules
         table = self.table
         hand = tuple(self.hands[seat])
@@ -517,12 +525,14 @@ class ManipulationGame:
         owners = self.owners
         opened_before = self._opened_at_turn_start
         started = self.turn_started_at
+        at = (seat, table, owners, hand, opened, opened_before, started)
+        checked: dict[Play, PlayAnalysis] = {}
 
         def valid(play: Play) -> bool:
             elapsed = None
             if play.at is not None and started is not None:
                 elapsed = play.at - started
-            return not analyze_play(
+            analysis = analyze_play(
                 rules,
                 table_before=table,
                 hand=hand,
@@ -533,67 +543,91 @@ class ManipulationGame:
                 mover=seat,
                 owners_before=owners,
                 opened_before_turn=opened_before,
-            ).violations
+            )
+            if self._position(seat) == at:
+                checked[play] = analysis
+                self._checked = (at, checked)
+            return not analysis.violations
 
         return valid
 
-    def small_tables(self) -> Iterator[tuple[Meld, ...]]:
-        """Tables one small step from the current one for the seat to move: a new meld of
-        three hand cards, or one lay-off (not yet checked against the commit rules)."""
-        from openrummy.melds import MeldItem
+    _checked: tuple[tuple[object, ...], dict[Play, PlayAnalysis]] | None = None
+    """Plays tested by a :meth:`play_checker` and what it found, with the position (see
+    :meth:`_position`) they were tested in."""
 
+    def _position(self, seat: int) -> tuple[object, ...]:
+        """What the commit checks of ``seat``'s play read of the game (besides the rules)."""
+        return (
+            seat,
+            self.table,
+            self.owners,
+            tuple(self.hands[seat]),
+            self.opened[seat],
+            self._opened_at_turn_start,
+            self.turn_started_at,
+        )
+
+    def small_tables(self, *, opening: bool = False) -> Iterator[tuple[Meld, ...]]:
+        """Tables one small step from the current one for the seat to move: a new meld of
+        three hand cards, or one lay-off (not yet checked against the commit rules).
+
+        ``opening=True`` (a seat that must still open) leaves out tables that cannot pass
+        the opening check C5: every lay-off (it lays no meld from the hand) and, under a
+        points opening, every trio whose cards cannot be worth the threshold even at each
+        card's highest opening value. The rest come in the same order."""
         mr = self.rules.meld_rules
         hand = sorted(set(self.hands[self.current]), key=Card.sort_key)
-        info = [(c.is_joker, c.rank, c.suit) for c in hand]
-        n = len(hand)
-        # Only printed jokers are wild here: the naturals of a set share a rank, those of a
-        # run a suit. Trios come in the order of itertools.combinations; a pair of naturals
-        # that shares neither rank nor suit rules out every trio that holds it. The hand's
-        # kinds are distinct, so a trio holds at most one joker.
-        for i in range(n - 2):
-            ja, ra, sa = info[i]
-            for j in range(i + 1, n - 1):
-                jb, rb, sb = info[j]
-                if not ja and not jb and ra != rb and sa != sb:
-                    continue
-                for k in range(j + 1, n):
-                    jc, rc, sc = info[k]
-                    if ja:
-                        fits = rb == rc or sb == sc
-                    elif jb:
-                        fits = ra == rc or sa == sc
-                    elif jc:
-                        fits = True
-                    else:
-                        fits = (ra == rb == rc) or (sa == sb == sc)
-                    if not fits:
-                        continue
-                    meld = Meld.of((hand[i], hand[j], hand[k]))
-                    options = meld.assignments(mr) if ja or jb or jc else [meld]
-                    for option in options:
-                        if option.is_valid(mr):
-                            yield (*self.table, option.normalized(mr))
+        need = 0
+        worth = [0] * len(hand)
+        if opening and self.rules.opening.type is OpeningType.POINTS:
+            need = self.rules.opening.threshold
+            worth = [self.rules.opening_bound(c) for c in hand]
+        # Only printed jokers are wild here: the naturals of a set share a rank (one card
+        # of each suit at most: the hand's kinds are distinct), those of a run a suit and
+        # lie within three ranks in a row (K-A-2 counted too: a superset of every ace
+        # rule). A trio with the joker (at most one: distinct kinds) pairs it with two
+        # such naturals. Trios come in the order of itertools.combinations.
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[object, dict[int, int]] = {}
+        joker = -1
+        for i, c in enumerate(hand):
+            if c.is_joker:
+                joker = i
+            else:
+                by_rank.setdefault(c.rank, []).append(i)
+                by_suit.setdefault(c.suit, {})[c.rank] = i
+        found: set[tuple[int, ...]] = set()
+        for members in by_rank.values():
+            found.update(combinations(members, 3))
+            if joker >= 0:
+                found.update(tuple(sorted((joker, a, b))) for a, b in combinations(members, 2))
+        for at in by_suit.values():
+            for r, a in at.items():
+                near = at.get(r % 13 + 1)
+                far = at.get((r + 1) % 13 + 1)
+                if near is not None and far is not None:
+                    found.add(tuple(sorted((a, near, far))))
+                if joker >= 0:
+                    for other in (near, far):
+                        if other is not None:
+                            found.add(tuple(sorted((joker, a, other))))
+        trios = list(found)
+        trios.sort()
+        for i, j, k in trios:
+            if need and worth[i] + worth[j] + worth[k] < need:
+                continue
+            for option in _trio_melds(hand[i], hand[j], hand[k], mr):
+                yield (*self.table, option)
+        if opening:
+            return
+        kinds = set(hand)
+        tiles = self.rules.tiles
         for i, meld in enumerate(self.table):
-            ranks = {it.identity.rank for it in meld.items}
-            suits = {it.identity.suit for it in meld.items}
-            run = len(ranks) > 1
-            for card in hand:
-                if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
-                    continue
-                # a run grows only by a rank next to one of its ranks (K-A counts)
-                if (
-                    run
-                    and card.rank % 13 + 1 not in ranks
-                    and (card.rank + 11) % 13 + 1 not in ranks
-                ):
-                    continue
-                for grown in (
-                    Meld((*meld.items, MeldItem.natural(card))),
-                    Meld((MeldItem.natural(card), *meld.items)),
-                ):
-                    if grown.is_valid(mr):
+            for card, grown_melds in _meld_lay_offs(meld, mr, tiles):
+                if card in kinds:
+                    for grown in grown_melds:
                         table = list(self.table)
-                        table[i] = grown.normalized(mr)
+                        table[i] = grown
                         yield tuple(table)
 
     def legal_kinds(self) -> frozenset[ActionKind]:
@@ -640,7 +674,7 @@ class ManipulationGame:
     def check_play(self, play: Play) -> list[Violation]:
         """Every commit check ``play`` would fail now (empty: it would be accepted)."""
         self._require_turn(play)
-        return self._analyze(play).violations
+        return list(self._analyze(play).violations)
 
     def can_play(self, play: Play) -> bool:
         return not self.check_play(play)
@@ -661,6 +695,11 @@ class ManipulationGame:
         )
 
     def _analyze(self, play: Play) -> PlayAnalysis:
+        checked = self._checked
+        if checked is not None:
+            found = checked[1].get(play)
+            if found is not None and checked[0] == self._position(play.seat):
+                return found
         elapsed = None
         if play.at is not None and self.turn_started_at is not None:
             elapsed = play.at - self.turn_started_at
@@ -1007,6 +1046,75 @@ class ManipulationGame:
             f"<ManipulationGame {self.rules.name} players={self.players} current={self.current} "
             f"phase={self.phase.value} stock={len(self._stock)}>"
         )
+
+
+@functools.lru_cache(maxsize=65_536)
+def _trio_melds(a: Card, b: Card, c: Card, mr: MeldRules) -> tuple[Meld, ...]:
+    """The valid melds of three cards (their jokers given every identity that fits), each
+    in normal form: the new melds of :meth:`ManipulationGame.small_tables`, remembered
+    (a hand keeps most of its trios from turn to turn)."""
+    meld = Meld.of((a, b, c))
+    options = meld.assignments(mr) if a.is_joker or b.is_joker or c.is_joker else [meld]
+    return tuple(option.normalized(mr) for option in options if option.is_valid(mr))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _meld_lay_offs(
+    meld: Meld, mr: MeldRules, tiles: bool
+) -> tuple[tuple[Card, tuple[Meld, ...]], ...]:
+    """Every natural card (tiles or cards) that can be laid off on ``meld``, in hand order
+    (:meth:`Card.sort_key`), with the melds it makes (:func:`_lay_offs`); remembered, as
+    table melds stay for many turns."""
+    ranks = {it.identity.rank for it in meld.items}
+    suits = {it.identity.suit for it in meld.items}
+    # the cards :func:`_lay_offs` looks at: the set's rank in a suit none of its naturals
+    # has, the run's suit at a rank next to one of its ranks (K-A counts) that it does
+    # not hold (a natural that repeats a set's suit or a run's rank makes no meld, but
+    # for the second ace of A-2-...-K-A under ``ace_both_ends``)
+    fits: set[tuple[Suit, int]] = set()
+    if len(ranks) == 1:
+        (rank,) = ranks
+        taken = {it.card.suit for it in meld.items if not it.is_wild}
+        fits.update((suit, rank) for suit in Suit if suit not in taken)
+    if len(suits) == 1 and None not in suits:
+        suit = cast(Suit, next(iter(suits)))
+        near = {r % 13 + 1 for r in ranks} | {(r + 11) % 13 + 1 for r in ranks}
+        held = ranks - {1} if mr.ace_both_ends else ranks
+        fits.update((suit, r) for r in (range(1, 14) if len(ranks) == 1 else near - held))
+    out: list[tuple[Card, tuple[Meld, ...]]] = []
+    for suit, rank in sorted(fits):
+        card = Card(rank, suit, tiles)
+        grown = _lay_offs(meld, card, mr)
+        if grown:
+            out.append((card, grown))
+    return tuple(out)
+
+
+def _lay_offs(meld: Meld, card: Card, mr: MeldRules) -> tuple[Meld, ...]:
+    """``meld`` grown by the natural ``card`` at its end, then at its start, where that is a
+    valid meld, in normal form (the lay-offs of :meth:`ManipulationGame.small_tables`;
+    :func:`_meld_lay_offs` remembers them per meld)."""
+    from openrummy.melds import MeldItem
+
+    ranks = {it.identity.rank for it in meld.items}
+    suits = {it.identity.suit for it in meld.items}
+    if card.is_joker or (ranks != {card.rank} and suits != {card.suit}):
+        return ()
+    # a run grows only by a rank next to one of its ranks (K-A counts)
+    if (
+        len(ranks) > 1
+        and card.rank % 13 + 1 not in ranks
+        and (card.rank + 11) % 13 + 1 not in ranks
+    ):
+        return ()
+    out: list[Meld] = []
+    for grown in (
+        Meld((*meld.items, MeldItem.natural(card))),
+        Meld((MeldItem.natural(card), *meld.items)),
+    ):
+        if grown.is_valid(mr):
+            out.append(grown.normalized(mr))
+    return tuple(out)
 
 
 def _public_action(action: Action) -> str:

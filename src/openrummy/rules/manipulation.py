@@ -24,7 +24,7 @@ from enum import Enum
 from typing import Literal
 
 from openrummy._memo import by_identity
-from openrummy.cards import Card
+from openrummy.cards import Card, Suit
 from openrummy.errors import ConfigError
 from openrummy.melds import AceMode, Meld, MeldKind, MeldRules, run_positions
 from openrummy.rules.common import (
@@ -509,6 +509,20 @@ class ManipulationRules(OptionSet):
         if identity.tile or self.opening.value_scheme is ValueScheme.RANK_NUMBER:
             return identity.rank
         return min(identity.rank, 10)
+
+    def opening_bound(self, card: Card) -> int:
+        """The most one item of ``card`` can add to a meld's :meth:`opening_value` (a
+        joker: the most any card it may represent is worth)."""
+        if not card.is_joker:
+            return max(
+                self.opening_value_of_card(card, ace_high=True),
+                self.opening_value_of_card(card, ace_high=False),
+            )
+        if self.opening.joker_value is JokerValue.PENALTY:
+            return self.scoring.joker_penalty
+        if self.opening.joker_value is JokerValue.ZERO:
+            return 0
+        return max(self.opening_bound(Card(rank, Suit.S, self.tiles)) for rank in range(1, 14))
 
     def opening_value(self, meld: Meld) -> int:
         """Opening value of a valid meld (jokers per ``opening.joker_value``, §1.5, A02–A04)."""
