@@ -32,7 +32,7 @@ from openrummy.melds import Meld
 from openrummy.rules import find_preset
 from openrummy.server.jobs import hint as server_hint
 from openrummy.solve import best_play
-from openrummy.solve.explain import Step, StepKind, explain_steps
+from openrummy.solve.explain import Step, StepKind, card_label, explain_steps
 
 GUARD = 30.0
 """Seconds a message of the server may take: a guard against hangs, never a measurement."""
@@ -140,6 +140,8 @@ class Player:
         self.sent: list[str] = []
         self.toasts: list[str] = []
         self.table_id: str | None = None
+        self.jokers_taken = [0, 0]
+        """Jokers taken as a step names them: all, and those of two or more in their meld."""
         page.on("websocket", self._watch)
 
     def _watch(self, ws: Any) -> None:
@@ -223,10 +225,37 @@ class Player:
         assert free, f"no {card} in the hand"
         return free[0]
 
+    def table_joker(self, meld: int, named: str, view: dict[str, Any], skip: set[str]) -> str:
+        """The joker a step takes from the meld ``meld`` of the turn's start, the one the
+        step names (``JK=O11``: the joker standing for O11 there): of the meld's jokers, the
+        one the page shows with that identity, else the one that stood for it at the start;
+        with the swaps done first (not in the hint's order) it may have moved on already."""
+        ident = named.split("=")[1] if "=" in named else ""
+        found: list[list[str]] = self.page.locator(
+            f'.table-melds [data-id^="t{meld}-"][data-card="JK"]'
+        ).evaluate_all(
+            """els => els.map(e => [
+              e.dataset.id, e.dataset.ident || "", e.closest(".meld")?.dataset.drop || "",
+            ])"""
+        )
+        free = [(jid, now, where) for jid, now, where in found if jid not in skip]
+        lying = [(jid, now) for jid, now, where in free if where == f"meld:m{meld}"]
+        gone = [jid for jid, _now, where in free if where != f"meld:m{meld}"]
+        pick = (
+            [jid for jid, now in lying if now == ident]
+            or [jid for jid, _now in lying if _start_ident(view, jid) == ident]
+            or [jid for jid in gone if _start_ident(view, jid) == ident]
+            or gone
+        )
+        assert pick, f"no joker {named} from meld {meld} on the page: {free}"
+        self.jokers_taken[0] += 1
+        self.jokers_taken[1] += len(lying) > 1
+        return pick[0]
+
     def table_card(self, meld: int, card: str, skip: set[str]) -> str:
         """A card the step takes from the meld ``meld`` of the turn's start: as the steps
-        count (``solve.explain``), the last such card of it that the meld still holds (of two
-        jokers, the one the hint moves), else one that has moved on."""
+        count (``solve.explain``), the last such card of it that the meld still holds, else
+        one that has moved on (a joker: :meth:`table_joker`)."""
         ids: list[str] = self.page.locator(
             f'.table-melds [data-id^="t{meld}-"][data-card="{card}"]'
         ).evaluate_all(
@@ -319,13 +348,21 @@ class Player:
                     break
         raise AssertionError(f"{target} does not become {result}: {meld.inner_html()}")
 
-    def follow(self, steps: list[Step], view: dict[str, Any], swap_first: bool) -> None:
+    def follow(
+        self,
+        steps: list[Step],
+        messages: list[dict[str, Any]],
+        view: dict[str, Any],
+        swap_first: bool,
+    ) -> None:
         """Carry out the hint's steps with the mouse (see tests/js/hint_gestures.mjs, the
-        same steps on the page's turn model in node)."""
+        same steps on the page's turn model in node); what a step takes from the table as
+        its message on the page names it (a joker by what it stands for)."""
         used: set[str] = set()
-        order = [st for st in steps if st.kind is StepKind.SWAP_JOKER] if swap_first else []
-        order += [st for st in steps if st not in order]
-        for st in order:
+        pairs = list(zip(steps, messages, strict=True))
+        order = [k for k, st in enumerate(steps) if swap_first and st.kind is StepKind.SWAP_JOKER]
+        order += [k for k in range(len(steps)) if k not in order]
+        for st, msg in (pairs[k] for k in order):
             target = None if st.target is None else f"meld:m{st.target}"
             if target is not None and target not in self.melds():
                 target = None
@@ -352,9 +389,18 @@ class Player:
                         used.add(natural)
                         hand.remove(c)
                         break
-            for meld, cards in st.takes:
-                for card in cards:
-                    cid = self.table_card(meld, str(card), used)
+            parts = [p for p in msg["parts"] if p["reason"] == "step.take"]
+            assert len(parts) == len(st.takes), (st, parts)
+            for (meld, cards), part in zip(st.takes, parts, strict=True):
+                assert sorted(it.split("=")[0] for it in part["cards"]) == sorted(
+                    str(c) for c in cards
+                ), (st, part)
+                for item in part["cards"]:
+                    card = item.split("=")[0]
+                    if card == "JK":
+                        cid = self.table_joker(meld, item, view, used)
+                    else:
+                        cid = self.table_card(meld, card, used)
                     used.add(cid)
                     target = self.place(cid, target)
             for c in hand:
@@ -502,7 +548,16 @@ def play_hint(
     page.wait_for_function(
         f"document.querySelectorAll('#hint-panel ol.steps li').length === {len(steps)}"
     )
-    player.follow(steps, view, swap_first)
+    # A joker a step takes is named by what it stands for, in the data and in the words.
+    texts = page.locator("#hint-panel ol.steps li").all_inner_texts()
+    for text, msg in zip(texts, hint["step_messages"], strict=True):
+        for part in msg["parts"]:
+            if part["reason"] == "step.take":
+                for item in part["cards"]:
+                    if item.startswith("JK"):
+                        assert "=" in item, part
+                        assert f"Joker={card_label(item.split('=')[1])}" in text, (text, part)
+    player.follow(steps, hint["step_messages"], view, swap_first)
     player.settled()
     sent = len(player.sent)
     seq = seats.seqs[seat]
@@ -590,5 +645,6 @@ def test_hints_carried_out_by_gestures_are_accepted(
     assert not page.js_errors
     print(
         f"{len(out)} positions, {sum(o.seconds for o in out) / len(out):.2f} s each "
-        f"(wall clock, Hint to the server's update)"
+        f"(wall clock, Hint to the server's update); jokers taken as named: "
+        f"{player.jokers_taken[0]} ({player.jokers_taken[1]} of two in a meld)"
     )

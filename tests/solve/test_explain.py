@@ -11,7 +11,7 @@ from helpers.positions import random_position
 from openrummy import Meld, parse_cards
 from openrummy.melds import MeldRules
 from openrummy.solve import apply_steps, best_play, explain, explain_steps
-from openrummy.solve.explain import StepKind
+from openrummy.solve.explain import StepKind, explain_messages
 
 
 def same_table(a: list[Meld], b: list[Meld], rules: MeldRules) -> bool:
@@ -76,6 +76,13 @@ def test_steps_reproduce_the_solver_answer(chunk: int) -> None:
         # every card a step adds from the hand was placed, and all placed cards are used
         from_hand = Counter(c for s in steps for c in s.from_hand)
         assert from_hand == Counter(play.placed), p.label
+        # a step names what it takes as items of the meld as it lies (a joker by what it
+        # stands for there)
+        for msg in explain_messages(before, after, mr):
+            for part in msg.to_json()["parts"]:
+                if part["reason"] == "step.take":
+                    shown = Counter(part["meld"][1:-1].split())
+                    assert not Counter(part["cards"]) - shown, (p.label, part)
         for lang in ("en", "de"):
             lines = explain(before, after, lang=lang, rules=mr)
             assert len(lines) == len(steps)
@@ -88,3 +95,40 @@ def test_s000_example_with_joker() -> None:
     play = best_play(rules, before, parse_cards("3S 4H 4D JK"))
     lines = explain(before, list(play.table))
     assert lines and "Joker" in " ".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("game", "before", "after", "named", "label", "left"),
+    [
+        (
+            "rummikub",
+            "[JK=O9 O10 JK=O11 O12]",
+            ["[JK=O9 O10 O11 O12]", "[K5 R5 JK=B5]"],
+            "JK=O11",
+            "Joker=orange 11",
+            "[JK=O9 O10 O12]",
+        ),
+        (
+            "robbers",
+            "[7H JK=7S JK=7C]",
+            ["[7H 7S JK=7C]", "[4D 5D JK=6D]"],
+            "JK=7C",
+            "Joker=7♣",
+            "[7H JK=7S]",
+        ),
+    ],
+)
+def test_a_step_names_the_joker_it_takes(
+    game: str, before: str, after: list[str], named: str, label: str, left: str
+) -> None:
+    """Of two jokers in a meld, the step names the one it moves by what it stands for: the
+    meld the next step shows has lost exactly that one."""
+    mr = manipulation_rules(game).meld_rules
+    b, a = [Meld.parse(before)], [Meld.parse(x) for x in after]
+    msgs = [m.to_json() for m in explain_messages(b, a, mr)]
+    assert msgs[0]["parts"][0] == {"reason": "step.take", "cards": [named], "meld": before}
+    assert msgs[1]["parts"][0]["meld"] == left
+    assert same_table(apply_steps(b, explain_steps(b, a, mr)), a, mr)
+    tiles = game == "rummikub"
+    assert f"take {label} from " in explain(b, a, rules=mr, tiles=tiles)[0]
+    assert f"nimm {label} aus " in explain(b, a, lang="de", rules=mr, tiles=tiles)[0]

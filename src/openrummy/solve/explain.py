@@ -233,6 +233,24 @@ def _codes(cards: Sequence[Card]) -> tuple[str, ...]:
     return tuple(str(c) for c in sorted(cards, key=Card.sort_key))
 
 
+def _taken(items: Sequence[MeldItem], cards: Sequence[Card]) -> tuple[str, ...]:
+    """The items a step takes from a meld lying as ``items``, in notation and card order: a
+    joker as the item it is there (``JK=O11``), so that of two jokers the step names the
+    one it moves."""
+    rest = list(items)
+    out = [_take(rest, c) for c in cards]
+    return tuple(str(it) for it in sorted(out, key=lambda it: it.card.sort_key()))
+
+
+def _take(items: list[MeldItem], card: Card) -> MeldItem:
+    """Remove ``card`` from a meld's ``items`` and return its item: the last such item (a
+    meld already rebuilt keeps its leftovers after its new items); raises if none."""
+    for pos in range(len(items) - 1, -1, -1):
+        if items[pos].card == card:
+            return items.pop(pos)
+    raise InvalidMeldError(f"a step takes {card} from a meld that does not hold it")
+
+
 def _items(meld: Meld | Sequence[MeldItem]) -> tuple[str, ...]:
     items = meld.items if isinstance(meld, Meld) else meld
     return tuple(str(it) for it in items)
@@ -257,8 +275,10 @@ def explain_messages(
     work: list[list[MeldItem]] = [list(m.items) for m in before]
     out: list[Reason] = []
     for n, st in enumerate(steps, 1):
+        # a joker taken is named by what it stands for (``JK=O11``): of two jokers in a
+        # meld, the one the step moves (the one :func:`_replay_one` removes)
         parts: list[Reason] = [
-            Reason.of("step.take", cards=_codes(cards), meld=_meld(work[i]))
+            Reason.of("step.take", cards=_taken(work[i], cards), meld=_meld(work[i]))
             for i, cards in st.takes
         ]
         result = st.result.normalized(mr) if st.result.is_valid(mr) else st.result
@@ -315,13 +335,7 @@ def _replay_one(work: list[list[MeldItem]], st: Step) -> list[list[MeldItem]]:
     taken: list[Card] = []
     for i, cards in st.takes:
         for c in cards:
-            # from the end: a meld already rebuilt keeps its leftovers after its new items
-            for pos in range(len(new[i]) - 1, -1, -1):
-                if new[i][pos].card == c:
-                    del new[i][pos]
-                    break
-            else:
-                raise InvalidMeldError(f"a step takes {c} from a meld that does not hold it")
+            _take(new[i], c)
             taken.append(c)
     have = Counter(taken) + Counter(st.from_hand)
     want = Counter(st.result.cards)
