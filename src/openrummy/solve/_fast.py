@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 from numba import njit as _njit
@@ -89,9 +89,6 @@ _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
 _STORE = 1 << 20
 """Capacity of the move store; a solve that needs more gives up like one over budget."""
-
-_STORES: list[np.ndarray[Any, Any]] = []
-"""Move stores of searches that are gone, for the next ones (at most two: a race's)."""
 
 
 def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
@@ -1096,13 +1093,17 @@ class FastSearch:
         self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
         self.ts = np.full(1 << 12, -1, np.int32)
-        self.mstore = _STORES.pop() if _STORES else np.empty((_STORE, 3), np.int64)
+        pool = FastSearch._stores
+        self.mstore = pool.pop() if pool else np.empty((_STORE, 3), np.int64)
+
+    _stores: ClassVar[list[np.ndarray[Any, Any]]] = []
+    """Move stores of searches that are gone, for the next ones (at most two: a race's).
+    A fresh one is mapped anew and faults its pages in again, as much as a small search
+    costs; its rows are written before they are read, so an old one serves as well."""
 
     def __del__(self) -> None:
-        # the move store goes back for the next search: a fresh one is mapped anew and
-        # faults its pages in again (about 0.1 ms, as much as a small search)
-        if len(_STORES) < 2:
-            _STORES.append(self.mstore)
+        if len(FastSearch._stores) < 2:
+            FastSearch._stores.append(self.mstore)
 
     @property
     def budget(self) -> int:

@@ -19,10 +19,11 @@ on the table; the solver never lifts a joker to the hand.
 
 Steps 1 and 2 are exact: one dynamic program over ranks maximises ``count × B + value``
 with ``B`` above any possible value (``docs/solver.md`` says why it is exact). Step 3 is
-a tie-break among optimal plays: melds are tried for keeping in groups (all at once, then
-halves, …), and a group is kept when the rest of the table plus the hand still reaches the
-optimum. The kept set is maximal (no further meld can be kept) but not always maximum:
-counting unchanged melds is not a quantity that the rank-by-rank program can add up.
+a tie-break among optimal plays: each old meld the optimal play does not hold is kept
+when the few melds of the play that hold its cards can be arranged again without them
+(the same hand cards placed). The kept set is maximal among those repairs but not always
+maximum: counting unchanged melds is not a quantity that the rank-by-rank program can add
+up.
 """
 
 from __future__ import annotations
