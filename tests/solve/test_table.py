@@ -109,6 +109,38 @@ def test_kept_melds_with_four_decks(settings: SolverSettings) -> None:
     assert play.count == 3 and play.kept >= 3
 
 
+def test_kept_melds_wraparound_four_decks(settings: SolverSettings) -> None:
+    # each hand card must join a meld (the two make no meld together), so at most the
+    # other three stay; the tie-break keeps all three, round the K–A corner too
+    four: dict[str, object] = {"deck.standard_decks": 4, "deck.printed_jokers": 6}
+    table = melds("[QS KS AS]", "[QS KS AS]", "[5H 5D 5C]", "[8D 9D 10D]", "[JK=2C 3C 4C]")
+    play = solve(settings, "robbers_s003", table, "2S JD", over=four)
+    assert play.count == 2 and play.kept == 3
+    assert strs(play).count("[QS KS AS]") == 1 and "[5H 5D 5C]" in strs(play)
+
+
+def test_kept_melds_on_an_opening_turn(settings: SolverSettings) -> None:
+    # the run from the hand opens (40 points), the 3S joins a table run: the two other
+    # table melds stay as they were
+    table = melds("[4S 5S 6S]", "[9H 9D 9C]", "[JC QC KC]")
+    play = solve(settings, "robbers", table, "10H JH QH KH 3S", opened=False)
+    assert play.count == 5 and play.kept == 2
+    assert "[9H 9D 9C]" in strs(play) and "[JC QC KC]" in strs(play)
+
+
+def test_kept_melds_when_the_optimal_play_rearranges_everything() -> None:
+    # the count-and-value play may build sets of the 7s, 8s and 9s (it keeps one run of
+    # three); the tie-break rearranges them into the three table runs and the hand's two
+    table = melds("[7S 8S 9S]", "[7H 8H 9H]", "[7D 8D 9D]")
+    rules = manipulation_rules("robbers")
+    hand = parse_cards("7C 8C 9C 7S 8S 9S")
+    fast = best_play(rules, table, hand, keep_melds=False)
+    play = best_play(rules, table, hand)
+    check_play(rules, table, hand, play, opened=True)
+    assert (play.count, play.value) == (fast.count, fast.value) == (6, 48)
+    assert play.kept == 3
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_tie_break_keeps_at_least_what_the_optimal_play_keeps(seed: int) -> None:
     # the kept-melds tie-break starts from the optimal play (keep_melds=False): it never

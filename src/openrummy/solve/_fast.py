@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 from numba import njit as _njit
@@ -96,10 +96,12 @@ def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
 
     Every ace mode; with runs over the K–A corner (high-or-low, wrap-around) only for
     ``min_len`` <= 5, where the labels' lengths may be capped (``docs/solver.md``)."""
-    copies = max(
-        max(a + b for a, b in zip(ts, hs, strict=True))
-        for ts, hs in zip(prob.table, prob.hand, strict=True)
-    )
+    copies = max(map(max, prob.table))
+    if any(map(any, prob.hand)):
+        copies = max(
+            max(a + b for a, b in zip(ts, hs, strict=True))
+            for ts, hs in zip(prob.table, prob.hand, strict=True)
+        )
     jm = prob.table_jokers + prob.hand_jokers
     return (
         spec.ace in (LOW, HIGH, WRAP)
@@ -1080,7 +1082,10 @@ class FastSearch:
         self.cnt, self.wt, self.nxta, self.scap, self.suffix = cnt, wt, nxta, scap, suffix
         self.ubj = ubj
         copies = int(av.max()) if av.size else 0
-        self.setj = _set_table(copies, jm, spec.min_nat, spec.set_max)
+        # a table for more copies and jokers holds this one's entries (the search asks
+        # only for vectors of these copies and joker counts up to the jokers left), so
+        # one table serves every sub-problem of a position (each new one costs ms)
+        self.setj = _set_table(max(copies, 4), max(jm, 6), spec.min_nat, spec.set_max)
         prm = [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13]
         prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace))
         self.prm = np.array(prm, np.int64)
@@ -1088,7 +1093,17 @@ class FastSearch:
         self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
         self.ts = np.full(1 << 12, -1, np.int32)
-        self.mstore = np.empty((_STORE, 3), np.int64)
+        pool = FastSearch._stores
+        self.mstore = pool.pop() if pool else np.empty((_STORE, 3), np.int64)
+
+    _stores: ClassVar[list[np.ndarray[Any, Any]]] = []
+    """Move stores of searches that are gone, for the next ones (at most two: a race's).
+    A fresh one is mapped anew and faults its pages in again, as much as a small search
+    costs; its rows are written before they are read, so an old one serves as well."""
+
+    def __del__(self) -> None:
+        if len(FastSearch._stores) < 2:
+            FastSearch._stores.append(self.mstore)
 
     @property
     def budget(self) -> int:
@@ -1156,7 +1171,8 @@ class FastSearch:
             else:
                 melds.append((True, its))
         for s in range(4):
-            for its in _join_corner(leaving[s], debts[s], self.L, self.M):
+            joined = _join_corner(leaving[s], debts[s], self.L, self.M) if debts[s] else leaving[s]
+            for its in joined:
                 melds.extend((True, piece) for piece in split_run(its, self.L, spec.min_nat))
         for r, row in enumerate(sets.tolist()):
             if any(row):

@@ -23,7 +23,7 @@ listed, and using them is the same play).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -73,13 +73,20 @@ def _splits(
     return False
 
 
-def opening_melds(spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int) -> list[OpeningMeld]:
-    """Every meld of hand cards and at most ``jokers`` hand jokers (see the module doc)."""
-    out: list[OpeningMeld] = []
+def _run_fillings(
+    spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int, shortest: int
+) -> Iterator[tuple[int, tuple[int, ...], tuple[bool, ...], list[bool]]]:
+    """Every run of hand cards and at most ``jokers`` hand jokers at least ``shortest``
+    long: its suit, the window's ranks and ace-high flags (:func:`_run_windows`), and per
+    position whether a natural fills it (else a joker). Every choice of joker positions
+    is one, jokers standing in for naturals the hand holds too, down to ``min_nat``
+    naturals."""
     M = spec.min_nat
     present = [sum(1 << r for r in range(13) if hand[s][r] > 0) for s in range(4)]
     for ranks, high, mask in _run_windows(spec):
         ln = len(ranks)
+        if ln < shortest:
+            continue
         for s in range(4):
             if ln - (mask & present[s]).bit_count() > jokers:
                 continue
@@ -89,19 +96,32 @@ def opening_melds(spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int) ->
                 continue
             for extra in range(min(jokers - forced, len(have) - M) + 1):
                 for swap in combinations(have, extra):
-                    nat = [hand[s][r] > 0 and k not in swap for k, r in enumerate(ranks)]
-                    if ln >= 2 * spec.min_len and _splits(spec, ranks, high, nat):
-                        continue
-                    value = 0
-                    items: list[Item] = []
-                    cards: list[int] = []
-                    for k, (r, hi) in enumerate(zip(ranks, high, strict=True)):
-                        v, jv = _worth(spec, r, hi)
-                        value += v if nat[k] else jv
-                        items.append((s, r + 1, not nat[k], True))
-                        if nat[k]:
-                            cards.append(s * 13 + r)
-                    out.append(OpeningMeld(tuple(cards), ln - sum(nat), value, True, tuple(items)))
+                    yield (
+                        s,
+                        ranks,
+                        high,
+                        [hand[s][r] > 0 and k not in swap for k, r in enumerate(ranks)],
+                    )
+
+
+def opening_melds(spec: CoreSpec, hand: Sequence[Sequence[int]], jokers: int) -> list[OpeningMeld]:
+    """Every meld of hand cards and at most ``jokers`` hand jokers (see the module doc)."""
+    out: list[OpeningMeld] = []
+    M = spec.min_nat
+    for s, ranks, high, nat in _run_fillings(spec, hand, jokers, 0):
+        ln = len(ranks)
+        if ln >= 2 * spec.min_len and _splits(spec, ranks, high, nat):
+            continue
+        value = 0
+        items: list[Item] = []
+        cards: list[int] = []
+        for k, (r, hi) in enumerate(zip(ranks, high, strict=True)):
+            v, jv = _worth(spec, r, hi)
+            value += v if nat[k] else jv
+            items.append((s, r + 1, not nat[k], True))
+            if nat[k]:
+                cards.append(s * 13 + r)
+        out.append(OpeningMeld(tuple(cards), ln - sum(nat), value, True, tuple(items)))
     for r in range(13):
         present = [s for s in range(4) if hand[s][r] > 0]
         for mask in range(1 << len(present)):
@@ -198,35 +218,20 @@ def run_opening_candidates(
     """
     L, M = spec.min_len, spec.min_nat
     shortest = max(spec.run_length, L)
-    present = [sum(1 << r for r in range(13) if hand[s][r] > 0) for s in range(4)]
     found: dict[tuple[tuple[int, ...], int], tuple[OpeningMeld, ...]] = {}
-    for ranks, _high, mask in _run_windows(spec):
+    for s, ranks, _high, nat in _run_fillings(spec, hand, jokers, shortest):
         ln = len(ranks)
-        if ln < shortest:
+        if any(
+            (k >= shortest or ln - k >= shortest) and sum(nat[:k]) >= M and sum(nat[k:]) >= M
+            for k in range(L, ln - L + 1)
+        ):
             continue
-        for s in range(4):
-            if ln - (mask & present[s]).bit_count() > jokers:
-                continue
-            have = [k for k, r in enumerate(ranks) if hand[s][r] > 0]
-            forced = ln - len(have)
-            if len(have) < M:
-                continue
-            for extra in range(min(jokers - forced, len(have) - M) + 1):
-                for swap in combinations(have, extra):
-                    nat = [hand[s][r] > 0 and k not in swap for k, r in enumerate(ranks)]
-                    if any(
-                        (k >= shortest or ln - k >= shortest)
-                        and sum(nat[:k]) >= M
-                        and sum(nat[k:]) >= M
-                        for k in range(L, ln - L + 1)
-                    ):
-                        continue
-                    cards = tuple(sorted(s * 13 + r for k, r in enumerate(ranks) if nat[k]))
-                    key = (cards, ln - sum(nat))
-                    if key in found:
-                        continue
-                    if len(found) >= limit:
-                        return None
-                    items = tuple((s, r + 1, not nat[k], True) for k, r in enumerate(ranks))
-                    found[key] = (OpeningMeld(cards, key[1], 0, True, items),)
+        cards = tuple(sorted(s * 13 + r for k, r in enumerate(ranks) if nat[k]))
+        key = (cards, ln - sum(nat))
+        if key in found:
+            continue
+        if len(found) >= limit:
+            return None
+        items = tuple((s, r + 1, not nat[k], True) for k, r in enumerate(ranks))
+        found[key] = (OpeningMeld(cards, key[1], 0, True, items),)
     return found

@@ -74,8 +74,9 @@ class SolverSettings:
     program (HiGHS), which answers in bounded memory (0: the integer program alone)."""
 
     keep_budget: int = 300
-    """States one question of the kept-melds tie-break ("can these melds stay?") may visit;
-    a question over budget counts as no (the tie-break is best-effort)."""
+    """States one question of the kept-melds tie-break ("can the play's melds around this
+    meld be arranged again without it?") may visit; a question over budget counts as no
+    (the tie-break is best-effort)."""
 
     python_first: int = 0
     """While the compiled core is not loaded in this process, search each problem with the

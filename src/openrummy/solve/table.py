@@ -19,10 +19,11 @@ on the table; the solver never lifts a joker to the hand.
 
 Steps 1 and 2 are exact: one dynamic program over ranks maximises ``count × B + value``
 with ``B`` above any possible value (``docs/solver.md`` says why it is exact). Step 3 is
-a tie-break among optimal plays: melds are tried for keeping in groups (all at once, then
-halves, …), and a group is kept when the rest of the table plus the hand still reaches the
-optimum. The kept set is maximal (no further meld can be kept) but not always maximum:
-counting unchanged melds is not a quantity that the rank-by-rank program can add up.
+a tie-break among optimal plays: each old meld the optimal play does not hold is kept
+when the few melds of the play that hold its cards can be arranged again without them
+(the same hand cards placed). The kept set is maximal among those repairs but not always
+maximum: counting unchanged melds is not a quantity that the rank-by-rank program can add
+up.
 """
 
 from __future__ import annotations
@@ -274,9 +275,11 @@ class _Solver:
         can strand another, so this repeats until nothing changes. It only tightens the
         search's bound: a dropped card would have stayed in the hand anyway.
         """
+        h = [row[:] for row in self.h]
+        if not self.hand:
+            return h
         spec = self.spec
         jm = tj + self.hj
-        h = [row[:] for row in self.h]
         L, M = spec.min_len, spec.min_nat
         cyc = spec.ace == WRAP
         cells = [(s, r) for s in range(4) for r in range(13) if h[s][r]]
@@ -357,7 +360,7 @@ class _Solver:
     ) -> CoreResult:
         """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers)."""
         usable = self.usable_hand(t, tj)
-        if target is not None:
+        if target is not None and self.hand:
             # every usable hand card placed is the most a play can score
             top = self.hj * self.jw + sum(
                 n * w
@@ -756,8 +759,6 @@ def _open_exact(
     table: Sequence[Card],
     lower: int,
     upper: int | None = None,
-    *,
-    reach: bool = False,
 ) -> CoreResult | None:
     """The optimum of an opening turn that may play on the table, from the list of ways
     to open (:mod:`._opening`): for each multiset of hand cards that hand-only melds worth
@@ -768,8 +769,7 @@ def _open_exact(
     then holds hand cards only, so the rest's melds may join the opening).
 
     ``lower`` is a score to reach (NEG: none), ``upper`` the best play's without the
-    opening rule if known (it bounds the optimum). With ``reach`` the first play found
-    that reaches ``lower`` is the answer (the kept-melds tie-break asks only that). The result has score NEG when there is
+    opening rule if known (it bounds the optimum). The result has score NEG when there is
     no way to open, or none reaches ``lower``. None when the ways to open are more than
     ``settings.open_candidates`` (then the full opening search answers), or where the
     compiled core does not answer the opened player's questions.
@@ -804,19 +804,6 @@ def _open_exact(
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
-    if upper is None and reach:
-        # one question without the opening rule: if even that cannot reach ``lower``, no
-        # way to open can
-        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        try:
-            if (
-                free.solve(table, melds=False, target=lower, budget=settings.keep_budget).score
-                == NEG
-            ):
-                return CoreResult(NEG)
-        except BudgetExceeded:
-            pass  # not known: the ways to open answer
-        upper = -NEG
     if upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
         relaxed = free.solve(table, melds=not table)
@@ -854,12 +841,9 @@ def _open_exact(
         need = max(best + 1, lower) - worth
         reached = NEG
         if need > 0:
-            got = then.solve(table, melds=reach, target=need)
+            got = then.solve(table, melds=False, target=need)
             if got.score == NEG:
                 continue
-            if reach:
-                melds_of = [(m.is_run, list(m.items)) for m in melds]
-                return CoreResult(worth + got.score, melds=melds_of + got.melds)
             reached = got.score
         # what the question reached is reachable: the search for the best starts there
         sub = then.solve(table, melds=True, lower=reached)
@@ -944,34 +928,28 @@ def _keep_greedy(
     their indices, and an optimal play of the rest of the table (``found`` is an optimal
     play of the whole table, with melds).
 
-    Every optimal play found is a *witness*: the melds of the old table it holds unchanged
-    can stay together, with no search. The melds of ``found`` are kept so first; then the
-    others are tried in groups (all at once, then halves, ...), each a question "can the
-    rest of the table still reach the optimum?" asked for a play, and each play found keeps
-    what it holds unchanged too. Most questions are answered by a bound (a hand card the
-    rest of the table cannot use) before any search; a question over
-    ``settings.keep_budget`` states counts as "no".
+    Every optimal play is a *witness*: the melds of the old table it holds unchanged (or as
+    pieces of its runs) can stay together. ``found`` is the first. Then each old meld it
+    does not hold is *repaired*: the fewest melds of the play that hold its cards give them
+    up, and the rest of their cards is arranged again (a question to the search without a
+    hand: every card placed, no choice of what to place); if that fails, the melds with a
+    card of a rank next to theirs join in. The hand cards placed never change, so every
+    play on the way is optimal. A question over ``settings.keep_budget`` states counts as
+    "no".
     """
-    target = found.score
     keys = [_table_key(m) for m in melds]
     cards = [_counts(m.cards) for m in melds]
-    base, base_j = _counts([c for m in melds for c in m.cards])  # the table without ``kept``
+    cells = [{(s, r) for s in range(4) for r in range(13) if mt[s][r]} for mt, _mj in cards]
     kept: list[int] = []
-
-    def take(i: int) -> None:
-        nonlocal base_j
-        kept.append(i)
-        mt, mj = cards[i]
-        base_j -= mj
-        for s in range(4):
-            row, sub = base[s], mt[s]
-            for r in range(13):
-                row[r] -= sub[r]
+    free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
+    for i, key in enumerate(keys):
+        if key is not None:
+            free.setdefault(key, []).append(i)
 
     L, M = solver.spec.min_len, solver.spec.min_nat
     Item = tuple[int, int, bool, bool]
 
-    def carve(items: list[Item], free: dict[_MeldKey, list[int]]) -> list[list[Item]] | None:
+    def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
         melds of the old table (still in ``free``) and the others valid runs; None if no
         piece is one. Every piece of a valid run is a valid run when it is long enough and
@@ -1002,90 +980,114 @@ def _keep_greedy(
             j = cut[j]
         return pieces[::-1]
 
-    def absorb(res: CoreResult) -> CoreResult:
-        """Keep the melds that the play ``res`` (of the table without ``kept``) holds
-        unchanged, or as pieces of its runs; returns the play of the rest."""
-        free: dict[_MeldKey, list[int]] = {}
-        for i, key in enumerate(keys):
-            if key is not None and i not in kept:
-                free.setdefault(key, []).append(i)
-        if not free:
-            return res
+    def take(key: _MeldKey) -> bool:
+        slots = free.get(key)
+        if not slots:
+            return False
+        kept.append(slots.pop())
+        return True
+
+    def absorb(play: list[tuple[bool, list[Item]]]) -> list[tuple[bool, list[Item]]]:
+        """Keep the old melds that ``play`` holds unchanged, or as pieces of its runs;
+        returns the rest of the play."""
         rest: list[tuple[bool, list[Item]]] = []
-        changed = False
-        for is_run, items in res.melds:
+        for is_run, items in play:
             if any(t for *_x, t in items):  # an opening meld is the hand's own
                 rest.append((is_run, items))
-                continue
-            if not is_run:
-                slots = free.get(_meld_key(False, [(s, r, j) for s, r, j, _t in items]))
-                if slots:
-                    take(slots.pop())
-                    changed = True
-                else:
+            elif not is_run:
+                if not take(_meld_key(False, [(s, r, j) for s, r, j, _t in items])):
                     rest.append((is_run, items))
-                continue
-            pieces = carve(items, free)
-            if pieces is None:
-                rest.append((is_run, items))
-                continue
-            changed = True
-            for piece in pieces:
-                slots = free.get(_meld_key(True, [(s, r, j) for s, r, j, _t in piece]))
-                if slots:
-                    take(slots.pop())
-                else:
-                    rest.append((True, piece))
-        return CoreResult(res.score, rest) if changed else res
+            else:
+                pieces = carve(items)
+                if pieces is None:
+                    rest.append((is_run, items))
+                    continue
+                for piece in pieces:
+                    if not take(_meld_key(True, [(s, r, j) for s, r, j, _t in piece])):
+                        rest.append((True, piece))
+        return rest
 
-    def feasible(group: list[int]) -> CoreResult | None:
-        if solver.spec.open_mode != OPEN_NONE:
-            # an opening beside the kept melds: the ways to open answer exactly
-            gone = set(kept) | set(group)
-            rest = [c for i, m in enumerate(melds) if i not in gone for c in m.cards]
-            exact = _open_exact(solver, rest, target, reach=True)
-            if exact is not None:
-                return exact if exact.score >= target else None
-        t = [row[:] for row in base]
-        tj = base_j
-        for i in group:
-            mt, mj = cards[i]
-            tj -= mj
-            for s in range(4):
-                row, sub = t[s], mt[s]
-                for r in range(13):
-                    row[r] -= sub[r]
-        if solver.stranded(t, tj, solver.h):
-            return None  # a table card no meld of the rest can hold
-        try:
-            res = solver.solve_counts(
-                t, tj, melds=True, target=target, budget=solver.settings.keep_budget
+    play = absorb(found.melds)  # an optimal play of the table without the kept melds
+    bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
+    budget = solver.settings.keep_budget
+    # per meld of the play (by identity; the meld is held so that its id stays its own):
+    # the cells of its naturals and its number of jokers
+    seen: dict[int, tuple[list[tuple[int, int]], int, list[Item]]] = {}
+
+    def held(its: list[Item]) -> tuple[list[tuple[int, int]], int]:
+        got = seen.get(id(its))
+        if got is None:
+            got = seen[id(its)] = (
+                [(s, r - 1) for s, r, j, _t in its if not j],
+                sum(j for _s, _r, j, _t in its),
+                its,
             )
-        except BudgetExceeded:
-            return None  # unknown: do not keep (the tie-break is best-effort)
-        return res if res.score >= target else None
+        return got[0], got[1]
 
-    current = absorb(found)  # an optimal play of the table without the kept melds
+    def repair(i: int, wide: bool) -> None:
+        """Keep meld ``i`` if the melds of ``play`` that hold its cards (with ``wide``,
+        also those with a card of a rank next to theirs) can give them up: the rest of
+        their cards, every one placed, in valid melds."""
+        nonlocal play
+        mt, mj = cards[i]
+        mine = cells[i]
+        t = [[0] * 13 for _ in range(4)]
+        tj = -mj
+        chosen: list[int] = []
+        for k, (_r, its) in enumerate(play):
+            if its[0][3]:
+                continue  # an opening meld is the hand's own
+            nat, jokers = held(its)
+            # taken while it holds a card still missing (the smaller the rest, the
+            # cheaper its question)
+            if (tj < 0 and jokers) or any(
+                c in mine and t[c[0]][c[1]] < mt[c[0]][c[1]] for c in nat
+            ):
+                chosen.append(k)
+                tj += jokers
+                for s, r in nat:
+                    t[s][r] += 1
+        if tj < 0 or any(t[s][r] < mt[s][r] for s, r in mine):
+            return  # the play holds meld i's cards elsewhere (as a joker's role)
+        if wide:
+            near = {
+                (r + d) % 13 for k in chosen for _s, r in held(play[k][1])[0] for d in (-1, 0, 1)
+            }
+            taken = set(chosen)
+            for k, (_r, its) in enumerate(play):
+                nat, jokers = held(its)
+                if k not in taken and not its[0][3] and any(r in near for _s, r in nat):
+                    chosen.append(k)
+                    tj += jokers
+                    for s, r in nat:
+                        t[s][r] += 1
+        for s, r in mine:
+            t[s][r] -= mt[s][r]
+        made: list[tuple[bool, list[Item]]] = []
+        if tj or any(map(any, t)):
+            if bare.stranded(t, tj, bare.h):
+                return  # a card no meld of the rest can hold
+            try:
+                res = bare.solve_counts(t, tj, melds=True, target=0, budget=budget)
+            except BudgetExceeded:
+                return  # unknown: do not keep (the tie-break is best-effort)
+            if res.score == NEG:
+                return
+            made = res.melds
+        key = keys[i]
+        assert key is not None
+        kept.append(i)
+        free[key].remove(i)
+        gone = set(chosen)
+        # the melds left as they were hold no old meld still free (absorbed before)
+        play = [m for k, m in enumerate(play) if k not in gone] + absorb(made)
 
-    def visit(group: list[int]) -> None:
-        nonlocal current
-        group = [i for i in group if i not in kept]
-        if not group:
-            return
-        res = feasible(group)
-        if res is not None:
-            for i in group:
-                take(i)
-            current = absorb(res)
-            return
-        if len(group) == 1:
-            return
-        mid = len(group) // 2
-        visit(group[:mid])
-        visit(group[mid:])
-
-    visit([i for i in range(len(melds)) if i not in kept])
-    return sorted(kept), current
+    for wide in (False, True):
+        for i in range(len(melds)):
+            key = keys[i]
+            if key is not None and i in free.get(key, ()):
+                repair(i, wide)
+    return sorted(kept), CoreResult(found.score, play)
 
 
 def can_arrange(
