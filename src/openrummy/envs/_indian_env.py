@@ -362,14 +362,7 @@ class IndianEnv(RummyEnv):
             if totals == self._totals:
                 self._pay_nothing()
             else:
-                self._totals = totals
-                now = self._points_of(totals)
-                before = self._points
-                self._points = now
-                for i, a in enumerate(self.possible_agents):
-                    diff_now = now[i] - (sum(now) - now[i]) / (n - 1)
-                    diff_before = before[i] - (sum(before) - before[i]) / (n - 1)
-                    self.rewards[a] = diff_now - diff_before
+                self._pay_change(totals, self._points_of(totals))
         self.terminations = dict.fromkeys(self.agents, True)
 
     def _points_of(self, totals: tuple[int, ...]) -> list[float]:

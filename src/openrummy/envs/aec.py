@@ -317,7 +317,6 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def _pay(self) -> None:
         """Set this step's rewards: the change of each seat's score difference, or win/loss."""
-        n = self.players
         if self.reward_mode == "win_loss" or self._scoreless:
             outcome = self.match.outcome
             winners = outcome.winners if outcome is not None else ()
@@ -329,9 +328,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents:
                 self.rewards[a] = 0.0
             return
-        self._totals = totals
-        now = self._points_now()
+        self._pay_change(totals, self._points_now())
+
+    def _pay_change(self, totals: tuple[int, ...], now: list[float]) -> None:
+        """Pay each seat the change of its points (``now``, from the match's ``totals``)
+        less the mean of the others' since the last payment."""
+        n = self.players
         before = self._points
+        self._totals = totals
         self._points = now
         for i, a in enumerate(self.possible_agents):
             diff_now = now[i] - (sum(now) - now[i]) / (n - 1)
