@@ -429,6 +429,24 @@ class Phase:
         return not self.over
 
 
+async def _hostile_table(lobby: RawHttp, address: str, **extra: Any) -> tuple[str, str]:
+    """Create and start the attacker's own table (a person's seat and a bot) from
+    ``address``: its id and the seat's token."""
+    body = {
+        "preset": PRESET,
+        "seats": [{}, {"kind": "bot", "bot": "simple"}],
+        "creator_seat": 0,
+        "creator_name": "Mallory",
+        **extra,
+    }
+    _, answer = await lobby.request(http_request("POST", "/api/tables", address, body, None))
+    made = json.loads(answer)
+    tid = str(made["table"]["id"])
+    start = http_request("POST", f"/api/tables/{tid}/start", address, None, made["creator_token"])
+    await lobby.request(start)
+    return tid, str(made["seat_token"])
+
+
 async def _attacker(url: str, address: str, phase: Phase, stats: AttackStats) -> None:
     """One hostile address: checks back to back, wrong hellos, tables, bots-only games.
 
@@ -441,20 +459,7 @@ async def _attacker(url: str, address: str, phase: Phase, stats: AttackStats) ->
     def post(path: str, body: Any = None, token: str | None = None) -> bytes:
         return http_request("POST", path, address, body, token)
 
-    _, body = await lobby.request(
-        post(
-            "/api/tables",
-            {
-                "preset": PRESET,
-                "seats": [{}, {"kind": "bot", "bot": "simple"}],
-                "creator_seat": 0,
-                "creator_name": "Mallory",
-            },
-        )
-    )
-    made = json.loads(body)
-    tid, token = made["table"]["id"], made["seat_token"]
-    await lobby.request(post(f"/api/tables/{tid}/start", token=made["creator_token"]))
+    tid, token = await _hostile_table(lobby, address)
 
     async def checks() -> None:
         http = RawHttp(host, int(port))
@@ -553,21 +558,7 @@ async def request_costs(url: str, pid: int, count: int) -> None:
         return http_request("POST", path, address or "10.77.0.1", body, token)
 
     lobby = RawHttp(host, port)
-    _, body = await lobby.request(
-        post(
-            "/api/tables",
-            {
-                "preset": PRESET,
-                "seats": [{}, {"kind": "bot", "bot": "simple"}],
-                "creator_seat": 0,
-                "creator_name": "Mallory",
-                "bot_pause": 30,
-            },
-        )
-    )
-    made = json.loads(body)
-    tid, token = made["table"]["id"], made["seat_token"]
-    await lobby.request(post(f"/api/tables/{tid}/start", token=made["creator_token"]))
+    tid, token = await _hostile_table(lobby, "10.77.0.1", bot_pause=30)
 
     async def repeat(data: bytes, n: int) -> dict[str, int]:
         http = RawHttp(host, port)
