@@ -82,8 +82,8 @@ _MAX_RUNS = 10
 # prm indices
 (
     _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR,
-    _ACE,
-) = range(15)  # fmt: skip
+    _ACE, _PIN,
+) = range(16)  # fmt: skip
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -122,14 +122,21 @@ def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
 # 8 + its length: above L, so a debt is any label whose length field exceeds L.
 
 
+_PINNED = 15
+"""Length field of a *pinned* run: one that began with a joker, which must stay open up to
+the K (see :func:`_pin_mode`); at the K it becomes a run of length ``L``."""
+
+
 @_jit
 def _is_debt(lab: int, L: int) -> bool:
-    return (lab & 0xF) > L
+    return L < (lab & 0xF) < _PINNED
 
 
 @_jit
 def _closable(lab: int, L: int, M: int) -> bool:
     ln = lab & 0xF
+    if ln == _PINNED:
+        return False  # it ends after the K only
     if ln > L:
         return True  # a debt may end anywhere: the run it belongs to is checked at the K
     return ln >= L and ((lab >> 4) & 3) >= M
@@ -138,7 +145,8 @@ def _closable(lab: int, L: int, M: int) -> bool:
 @_jit
 def _grow(lab: int, natural: bool, L: int, M: int) -> int:
     ln = lab & 0xF
-    ln = min(ln + 1, 8 + L) if ln > L else min(ln + 1, L)
+    if ln != _PINNED:
+        ln = min(ln + 1, 8 + L) if ln > L else min(ln + 1, L)
     nat = (lab >> 4) & 3
     if natural:
         nat = min(nat + 1, M)
@@ -241,6 +249,8 @@ def _gen_moves(
     M: int,
     first: bool,
     high_end: bool,
+    jstart: int,
+    last: bool,
     mstore: Any,
     top: int,
 ) -> int:
@@ -248,8 +258,10 @@ def _gen_moves(
 
     ``first``: the ace of a cyclic order, where debts (runs that came round the K–A corner)
     may start; ``high_end``: the rank after the ace with high-or-low aces, where every debt
-    must have ended (Q-K-A is a run, K-A-2 is not). Returns how many were added, or -1 if
-    the store is full.
+    must have ended (Q-K-A is a run, K-A-2 is not). ``jstart``: how a run may begin with a
+    joker here (0 freely, 1 pinned: it must stay open up to the K, 2 not at all; see
+    :func:`_pin_mode`); ``last``: the K, where pinned runs become runs of length ``L``.
+    Returns how many were added, or -1 if the store is full.
     """
     avail = t + h
     # incoming runs, sorted, and their distinct labels with multiplicities
@@ -295,7 +307,7 @@ def _gen_moves(
             return 0
         nopt[g] = k
     nat_start = (min(1, M) << 4) | 1
-    jok_start = 1
+    jok_start = _PINNED if jstart == 1 else 1
     debt_nat = (min(1, M) << 4) | 9
     debt_jok = 9
     cnt = 0
@@ -334,12 +346,16 @@ def _gen_moves(
                     actions |= 1 << (2 * pos)
                     pos += 1
                 gn = _grow(glab[g], True, L, M)
+                if last and (gn & 0xF) == _PINNED:
+                    gn = (gn & 0x30) | L
                 for _ in range(a):
                     actions |= 2 << (2 * pos)
                     pos += 1
                     new[nb] = gn
                     nb += 1
                 gj = _grow(glab[g], False, L, M)
+                if last and (gj & 0xF) == _PINNED:
+                    gj = (gj & 0x30) | L
                 for _ in range(b):
                     actions |= 3 << (2 * pos)
                     pos += 1
@@ -348,11 +364,12 @@ def _gen_moves(
             # dominance: ending a full run and starting a new one is never better than
             # continuing it (lengths are capped, so equal labels)
             sn_max = 0 if ends else avail - nat_used
-            sj_max = 0 if ends else jleft - jok_used
+            jfree = 0 if ends else jleft - jok_used
+            sj_max = 0 if jstart == 2 else jfree
             for sn in range(sn_max + 1):
                 for sj in range(sj_max + 1):
                     for dn in range((sn_max - sn if first else 0) + 1):
-                        for dj in range((sj_max - sj if first else 0) + 1):
+                        for dj in range((jfree - sj if first else 0) + 1):
                             nn = nb + sn + sj + dn + dj
                             if nn > _MAX_RUNS:
                                 break
@@ -408,6 +425,8 @@ def _gen_moves(
                                     | (actions << 24)
                                     | (dn << 44)
                                     | (dj << 48)
+                                    | (int(jstart == 1) << 52)
+                                    | (int(last) << 53)
                                 )
                                 mstore[top + cnt, 1] = packed
                                 mstore[top + cnt, 2] = closed
@@ -553,6 +572,18 @@ def _moves_of(
     rest of the situation packed, span; span -1: empty) with room for one more."""
     first = prm[_ACE] != LOW and pos == 0
     high_end = prm[_ACE] == HIGH and pos == 1
+    L = prm[_L]
+    last = pos == 12
+    jstart = 0
+    if prm[_PIN] == 2:
+        jstart = 2
+    elif prm[_PIN] == 1:
+        # a run that begins with a joker here reaches length L by the K, or else it can
+        # only be a run up to the high ace (high-or-low); with aces low it never ends
+        if pos <= 13 - L:
+            jstart = 1
+        elif prm[_ACE] == LOW:
+            jstart = 2
     k2 = (
         t
         | (h << 4)
@@ -561,14 +592,16 @@ def _moves_of(
         | ((nxta[pos, suit] + 1) << 16)
         | (int(first) << 24)
         | (int(high_end) << 25)
+        | (jstart << 26)
+        | (int(last) << 28)
     )
     i = _mc_slot(mc, R, k2)
     if mc[i, 2] >= 0:
         return mc[i, 2]  # type: ignore[no-any-return]
     top = int(prm[_TOP])
     c = _gen_moves(
-        R, t, h, jleft, scap[pos, suit], nxta[pos, suit], prm[_L], prm[_M], first, high_end,
-        mstore, top,
+        R, t, h, jleft, scap[pos, suit], nxta[pos, suit], L, prm[_M], first, high_end,
+        jstart, last, mstore, top,
     )  # fmt: skip
     if c < 0:
         return -1
@@ -604,6 +637,56 @@ def _grown_mc(mc: Any) -> Any:
             for y in range(3):
                 out[i, y] = mc[x, y]
     return out
+
+
+@_jit
+def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int) -> int:
+    """Jokers a state needs at least for its open runs and debts, counted per cell.
+
+    A run that cannot end yet (shorter than ``L``) takes a card at each of the next
+    ``L`` - its length ranks of its suit (every rank up to the K when pinned); every debt
+    (open or ended) pairs with a distinct run leaving the K at least ``L`` - its length
+    long (one card at least), so the suit's K holds a card for each debt, its Q for each
+    debt shorter than ``L`` - 1, and so on. The runs through a cell are at least the larger
+    of the two counts; what its naturals (table and hand) cannot give, jokers must. Cells
+    are distinct, so the jokers add up. Suits before ``suit`` have had their cards of rank
+    ``pos``."""
+    total = 0
+    run = np.zeros(13, np.int64)
+    debt = np.zeros(13, np.int64)
+    for s in range(4):
+        q0 = pos + 1 if s < suit else pos
+        lo = 13
+        R = frame[_FR0 + s]
+        while R:
+            lab = R & 63
+            ln = lab & 0xF
+            R >>= 6
+            if ln == _PINNED:
+                for q in range(q0, 13):
+                    run[q] += 1
+                lo = min(lo, q0)
+            elif ln > L:
+                debt[12] += 1
+                lo = min(lo, 12)
+            elif ln < L:
+                for q in range(q0, min(q0 + L - ln, 13)):
+                    run[q] += 1
+                lo = min(lo, q0)
+        D = frame[_FD0 + s]
+        while D:
+            need = max(L - ((D & 0xF) - 8), 1)
+            for k in range(need):
+                debt[12 - k] += 1
+            lo = min(lo, 13 - need)
+            D >>= 6
+        for q in range(max(lo, q0), 13):
+            x = max(run[q], debt[q])
+            if x:
+                total += max(0, x - cnt[0, q, s] - cnt[1, q, s])
+        run[:] = 0
+        debt[:] = 0
+    return total
 
 
 @_jit
@@ -691,6 +774,8 @@ def _ask(
                 else:
                     lo = NEG
                     hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
+                    if _open_jokers(fr[d], cnt, pos, suit, L) > jmax - j:
+                        hi = NEG  # the open runs cannot all be finished
                 ent = prm[_STATES]
                 if ent >= tk.shape[0]:
                     tk = _grown_dense(tk)
@@ -1038,6 +1123,22 @@ def _root_bound(tk: Any, tv: Any, ts: Any, col: int, missing: int) -> int:
 # -- the Python side ---------------------------------------------------------------------
 
 
+def _pin_mode(spec: CoreSpec) -> int:
+    """How runs may begin with a joker: 0 freely, 1 pinned, 2 never.
+
+    When every run holds a natural (``min_nat`` >= 1), a run's leading jokers can move to
+    its other end, one rank up each, as long as the run does not end at the K (aces low,
+    high-or-low) — with wrap-around aces always. So some optimal play has no run that
+    begins with a joker (wrap-around; debts, runs that came round the corner, aside), or
+    only runs that stay open up to the K, which reach length ``L`` there when they begin
+    at the 13 - ``L``-th rank or earlier (later only a run up to the high ace can begin
+    with a joker). Cuts the runs guessed with a joker at every rank (exact: the
+    canonical play is still searched)."""
+    if spec.min_nat < 1 or not 2 <= spec.min_len <= 13:
+        return 0
+    return 2 if spec.ace == WRAP else 1
+
+
 @cache
 def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray[Any, Any]:
     """Bit k of entry ``pack(sorted naturals per suit)`` is set when k jokers can join."""
@@ -1087,7 +1188,7 @@ class FastSearch:
         # one table serves every sub-problem of a position (each new one costs ms)
         self.setj = _set_table(max(copies, 4), max(jm, 6), spec.min_nat, spec.set_max)
         prm = [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13]
-        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace))
+        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace, _pin_mode(spec)))
         self.prm = np.array(prm, np.int64)
         self.mcache = np.full((1 << 10, 3), -1, np.int64)
         self.tk = np.empty((1 << 11, 9), np.int64)
@@ -1272,11 +1373,15 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                 rows[n, 3] = 1 if a == 3 else 0
                 n += 1
                 g = _grow(lab, a == 2, L, M)
+                if (mv >> 53) & 1 and (g & 0xF) == _PINNED:
+                    g = (g & 0x30) | L
                 nstack[g, ndepth[g]] = run
                 ndepth[g] += 1
             for k in range(sn + sj + dn + dj):
                 natural = k < sn or sn + sj <= k < sn + sj + dn
                 g = ((min(1, M) << 4) | 1) if natural else 1
+                if k >= sn and k < sn + sj and (mv >> 52) & 1:
+                    g = _PINNED
                 if k >= sn + sj:
                     g += 8
                     debt[runs] = 1
