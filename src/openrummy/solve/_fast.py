@@ -640,7 +640,7 @@ def _grown_mc(mc: Any) -> Any:
 
 
 @_jit
-def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int) -> int:
+def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int, scr: Any) -> int:
     """Jokers a state needs at least for its open runs and debts, counted per cell.
 
     A run that cannot end yet (shorter than ``L``) takes a card at each of the next
@@ -650,42 +650,46 @@ def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int) -> int:
     debt shorter than ``L`` - 1, and so on. The runs through a cell are at least the larger
     of the two counts; what its naturals (table and hand) cannot give, jokers must. Cells
     are distinct, so the jokers add up. Suits before ``suit`` have had their cards of rank
-    ``pos``."""
+    ``pos``. ``scr``: scratch space, two rows of at least 13."""
     total = 0
-    run = np.zeros(13, np.int64)
-    debt = np.zeros(13, np.int64)
+    run = scr[0]
+    debt = scr[1]
     for s in range(4):
+        R = frame[_FR0 + s]
+        D = frame[_FD0 + s]
+        if R == 0 and D == 0:
+            continue
         q0 = pos + 1 if s < suit else pos
         lo = 13
-        R = frame[_FR0 + s]
         while R:
             lab = R & 63
             ln = lab & 0xF
             R >>= 6
             if ln == _PINNED:
-                for q in range(q0, 13):
-                    run[q] += 1
-                lo = min(lo, q0)
+                e = 13
             elif ln > L:
                 debt[12] += 1
                 lo = min(lo, 12)
+                continue
             elif ln < L:
-                for q in range(q0, min(q0 + L - ln, 13)):
-                    run[q] += 1
-                lo = min(lo, q0)
-        D = frame[_FD0 + s]
+                e = min(q0 + L - ln, 13)
+            else:
+                continue
+            for q in range(q0, e):
+                run[q] += 1
+            lo = min(lo, q0)
         while D:
             need = max(L - ((D & 0xF) - 8), 1)
             for k in range(need):
                 debt[12 - k] += 1
             lo = min(lo, 13 - need)
             D >>= 6
-        for q in range(max(lo, q0), 13):
+        for q in range(lo, 13):
             x = max(run[q], debt[q])
-            if x:
+            if x and q >= q0:
                 total += max(0, x - cnt[0, q, s] - cnt[1, q, s])
-        run[:] = 0
-        debt[:] = 0
+            run[q] = 0
+            debt[q] = 0
     return total
 
 
@@ -736,6 +740,7 @@ def _ask(
     cyclic = prm[_ACE] != LOW
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
+    scr = np.zeros((2, 16), np.int64)
     d = 0
     fr[0, _FNEED] = need0
     entering = True
@@ -774,8 +779,6 @@ def _ask(
                 else:
                     lo = NEG
                     hi = ubj[pos, suit, jmax - j] + (jmax - max(j, jt)) * jw
-                    if _open_jokers(fr[d], cnt, pos, suit, L) > jmax - j:
-                        hi = NEG  # the open runs cannot all be finished
                 ent = prm[_STATES]
                 if ent >= tk.shape[0]:
                     tk = _grown_dense(tk)
@@ -916,6 +919,9 @@ def _ask(
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
+                if _open_jokers(fr[c], cnt, pos, suit + 1, L, scr) > jmax - nj:
+                    i += 1  # its open runs cannot all be finished: no completion at all
+                    continue
                 fr[c, _FNS] = _insert_sorted(ns, suit, (mv >> 8) & 15)
                 fr[c, _FNEED] = need - gain
                 pushed = True
@@ -924,7 +930,9 @@ def _ask(
         else:
             mask = setj[ns]
             k = fr[d, _FI]
-            while k >= 0 and not (mask >> k) & 1:
+            # the jokers the open runs still need are not the sets'
+            kmax = jmax - j - _open_jokers(fr[d], cnt, pos + 1, 0, L, scr)
+            while k >= 0 and (k > kmax or not (mask >> k) & 1):
                 k -= 1
             fr[d, _FI] = k
             if k >= 0:

@@ -99,6 +99,12 @@ class SolverSettings:
     tried as "open with these, then play as an opened player", if there are at most this
     many; more go to the full opening search (0: always the full search)."""
 
+    open_bound_budget: int = 250
+    """States (of the Python core; the compiled core's are ``compiled_state_factor`` times
+    as many) the best play without the opening rule may take when it only bounds the list
+    of ways to open (it stops the list once a way reaches it); past them the list runs to
+    its end."""
+
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)

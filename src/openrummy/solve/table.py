@@ -804,11 +804,20 @@ def _open_exact(
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
-    if upper is None:
+    if upper is None and table:
+        # only a bound that may stop the list early (the best play without the opening
+        # rule), not worth a long proof: each way's rest places fewer cards and asks first
+        # whether it beats the best so far; past the budget the list is not stopped early
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        relaxed = free.solve(table, melds=not table)
+        try:
+            upper = free.solve(table, melds=False, budget=settings.open_bound_budget).score
+        except BudgetExceeded:
+            upper = -NEG
+    elif upper is None:
+        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+        relaxed = free.solve(table, melds=True)
         upper = relaxed.score
-        if not table and relaxed.score != NEG:
+        if relaxed.score != NEG:
             # from the hand alone every meld is the hand's: if together they are worth the
             # threshold, they are the opening, and nothing places more
             made = free.to_melds(relaxed)
