@@ -327,6 +327,46 @@ def test_four_decks_wraparound_six_jokers(settings: SolverSettings) -> None:
     assert play.count == 6
 
 
+def test_runs_that_must_begin_with_a_joker(settings: SolverSettings) -> None:
+    # a run's leading jokers can move to its other end unless it ends at the K (or at
+    # the high ace): these runs must begin with them
+    play = solve(settings, "robbers", [], "KS JK JK 5H")
+    assert play.count == 3 and [str(c) for c in play.hand] == ["5H"]
+    # the table's run keeps its leading joker; the KS would take it for a set and leave
+    # QD KD behind
+    play = solve(settings, "robbers", melds("[JK=JD QD KD]"), "KS 5H")
+    assert play.count == 0
+    # high-or-low: Q-K-A with the Q a joker (K-A-2 is no run)
+    play = solve(settings, "vatikan_pagat", [], "KS AS JK 2S", over={"deck.printed_jokers": 2})
+    assert play.count == 3 and [str(c) for c in play.hand] == ["2S"]
+    # wrap-around: the same cards need no leading joker (K-A-2 is a run)
+    assert solve(settings, "robbers_s003", [], "KS AS JK 3S").count == 4
+
+
+def test_four_decks_melds_mostly_jokers_and_runs_round_the_corner(
+    settings: SolverSettings,
+) -> None:
+    four: dict[str, object] = {"deck.standard_decks": 4, "deck.printed_jokers": 6}
+    # four kings of one suit and six jokers: three runs [JK JK KS] (or sets of one king
+    # and two jokers); the fourth king stays
+    play = solve(settings, "robbers", [], "KS KS KS KS JK JK JK JK JK JK", over=four)
+    assert play.count == 9
+    table = melds("[JK=QH JK=KH AH]", "[JK=5S JK=6S 7S]", "[9D JK=9S JK=9C]")
+    play = solve(settings, "robbers_s003", table, "2H 2H 8S 8S 3H 9H", over=four)
+    assert play.count == 6
+    # more runs than copies round the corner, four decks: J-Q-K-A-2-3 of spades four
+    # times with two jokers and two naturals a run
+    hand = " ".join(f"{r}S" for r in ("J", "Q", "K", "A", 2, 3))
+    play = solve(
+        settings,
+        "robbers_s003",
+        [],
+        f"{hand} {hand} {hand} {hand} JK JK",
+        over={**four, "meld.min_naturals": 2},
+    )
+    assert play.count == 26
+
+
 # -- the opening (RULES.md §2.3, T08–T09b, T13, R03, R04, R09) ----------------------------
 
 
