@@ -694,6 +694,24 @@ def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int, scr: Any) ->
 
 
 @_jit
+def _sets_possible(ns: int, suit: int, pos: int, scap: Any, jokers: int) -> bool:
+    """Whether the naturals given to sets at this rank by the suits up to ``suit`` (sorted,
+    packed four bits each in ``ns``) may still all be in sets: the largest count is at
+    least the number of sets, each of three cards or more, one natural per suit; the
+    suits after ``suit`` give at most ``scap`` (no more than that number each, which
+    would only add sets) and ``jokers`` more (those the open runs do not need)."""
+    big = (ns >> (4 * suit)) & 15
+    tot = 0
+    x = ns
+    while x:
+        tot += x & 15
+        x >>= 4
+    for s in range(suit + 1, 4):
+        tot += min(scap[pos, s], big)
+    return 3 * big <= tot + jokers
+
+
+@_jit
 def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
     """After the root's answer (rlo, rhi): whether the descent asks again, at the root's
     new upper bound (then set as the root's need; the memo keeps every bound)."""
@@ -919,10 +937,15 @@ def _ask(
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
-                if _open_jokers(fr[c], cnt, pos, suit + 1, L, scr) > jmax - nj:
+                spare = jmax - nj - _open_jokers(fr[c], cnt, pos, suit + 1, L, scr)
+                if spare < 0:
                     i += 1  # its open runs cannot all be finished: no completion at all
                     continue
-                fr[c, _FNS] = _insert_sorted(ns, suit, (mv >> 8) & 15)
+                nsc = _insert_sorted(ns, suit, (mv >> 8) & 15)
+                if nsc and not _sets_possible(nsc, suit, pos, scap, spare):
+                    i += 1  # the naturals given to sets at this rank cannot all be in sets
+                    continue
+                fr[c, _FNS] = nsc
                 fr[c, _FNEED] = need - gain
                 pushed = True
                 break
