@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -161,6 +162,33 @@ def test_linear_relaxation_bounds_the_optimum(monkeypatch: pytest.MonkeyPatch) -
                 assert exact.score == want, f"seed {seed}: integral {exact.score} != {want}"
                 exact_seen += 1
     assert exact_seen > 0
+
+
+def test_outside_bound_after_a_long_descent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first question ("can every hand card be placed?") is answered no within
+    its states, the descent below it may still be long: past as many states again the
+    linear relaxation is asked after all, and the search goes on from its bound. Tiny
+    budgets make that happen often here; every answer must stay exact."""
+    events: list[str] = []
+    real_ask = fast_module.FastSearch.ask
+    real_lp = table_module.lp_bound
+
+    def ask(self, need, best=False, steps=1, floor=problem_module.NEG):  # type: ignore[no-untyped-def]
+        got = real_ask(self, need, best, steps, floor)
+        events.append("cut" if got is None and steps > 1 else "ask")
+        return got
+
+    def lp(prob, spec):  # type: ignore[no-untyped-def]
+        events.append("lp")
+        return real_lp(prob, spec)
+
+    monkeypatch.setattr(fast_module.FastSearch, "ask", ask)
+    monkeypatch.setattr(table_module, "lp_bound", lp)
+    tiny = SolverSettings(compiled_lp_after=40, race_step=10)
+    for seed in range(5, 2000, 60):
+        _compare(random_position(seed), tiny)
+    late = sum(1 for pair in pairwise(events) if pair == ("cut", "lp"))
+    assert late >= 3
 
 
 def test_huge_state_space_switches_to_the_integer_program(

@@ -888,6 +888,7 @@ def solve_core(
         return found
     lo_known = lower
     hi_known = search.node_ub()
+    later = False  # the outside bound not asked yet, to be asked if the descent runs long
     if upper is not None and lo_known < hi_known:
         # "Can every hand card be placed?" with a small budget first: the usual answer is
         # yes, at once. Otherwise ask for the outside bound, which is usually the optimum,
@@ -902,6 +903,7 @@ def solve_core(
             lo_known = max(lo_known, cut[0])
         elif cut is not None and not search.upper_on_no:
             hi_known = min(cut[1], need - 1)
+            later = True
         else:
             if cut is not None:
                 hi_known = min(cut[1], need - 1)
@@ -930,7 +932,36 @@ def solve_core(
             # from above, ``settings.descent`` questions at most in one call: on each no, the next
             # one asks at the root's new bound
             need = hi_known
-            lo, hi = search.ask(need, False, settings.descent, lo_known) or _over()
+            if later:
+                # the first question said no in time, but the proofs below the bound may
+                # be long: past as many states again, the outside bound is asked after all
+                assert upper is not None
+                full_budget = search.budget
+                search.budget = min(full_budget, search.states + search.upper_after)
+                cut_short = search.ask(need, False, settings.descent, lo_known)
+                search.budget = full_budget
+                later = False
+                if cut_short is None:
+                    if search.states >= full_budget:
+                        _over()
+                    hi_known = min(hi_known, search.root_hi())
+                    lo_known = max(lo_known, search.root_lo())
+                    bound, exact = upper()
+                    if bound == NEG:
+                        return CoreResult(NEG, states=search.states)
+                    if exact is not None:
+                        exact.states = search.states
+                        if not want_melds:
+                            exact.melds = []
+                        return exact
+                    if bound is not None:
+                        hi_known = min(hi_known, bound)
+                    if hi_known < 0:
+                        hi_known = NEG
+                    continue
+                lo, hi = cut_short
+            else:
+                lo, hi = search.ask(need, False, settings.descent, lo_known) or _over()
             descended = True
         elif lo_known == NEG and unit > 1:
             # nothing found yet: the level first (with the table solver's weights, the
