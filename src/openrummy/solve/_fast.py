@@ -492,7 +492,8 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
     14,
 )
 _FT, _FW, _FENT, _FD0 = 15, 16, 17, 18
-_FWIDTH = 22
+_FOJ, _FOJS = 22, 23  # jokers the open runs need (:func:`_suit_jokers`): all, this suit's
+_FWIDTH = 24
 
 
 # -- the memo: dense entries behind an open-addressing index ---------------------------
@@ -640,8 +641,9 @@ def _grown_mc(mc: Any) -> Any:
 
 
 @_jit
-def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int, scr: Any) -> int:
-    """Jokers a state needs at least for its open runs and debts, counted per cell.
+def _suit_jokers(R: int, D: int, q0: int, s: int, cnt: Any, L: int, scr: Any) -> int:
+    """Jokers one suit's open runs ``R`` and ended debts ``D`` need at least, at ranks from
+    ``q0`` on, counted per cell.
 
     A run that cannot end yet (shorter than ``L``) takes a card at each of the next
     ``L`` - its length ranks of its suit (every rank up to the K when pinned); every debt
@@ -649,47 +651,45 @@ def _open_jokers(frame: Any, cnt: Any, pos: int, suit: int, L: int, scr: Any) ->
     long (one card at least), so the suit's K holds a card for each debt, its Q for each
     debt shorter than ``L`` - 1, and so on. The runs through a cell are at least the larger
     of the two counts; what its naturals (table and hand) cannot give, jokers must. Cells
-    are distinct, so the jokers add up. Suits before ``suit`` have had their cards of rank
-    ``pos``. ``scr``: scratch space, two rows of at least 13."""
-    total = 0
+    are distinct, so the jokers of all suits add up: a state's sum is kept in its frame
+    (column ``_FOJ``), and a move changes one suit's term only (the suits before the one
+    to move have had their cards of the rank: ``q0`` = rank + 1, the others ``q0`` = rank).
+    ``scr``: scratch space, two rows of at least 13, left zero."""
+    if R == 0 and D == 0:
+        return 0
     run = scr[0]
     debt = scr[1]
-    for s in range(4):
-        R = frame[_FR0 + s]
-        D = frame[_FD0 + s]
-        if R == 0 and D == 0:
+    lo = 13
+    while R:
+        lab = R & 63
+        ln = lab & 0xF
+        R >>= 6
+        if ln == _PINNED:
+            e = 13
+        elif ln > L:
+            debt[12] += 1
+            lo = min(lo, 12)
             continue
-        q0 = pos + 1 if s < suit else pos
-        lo = 13
-        while R:
-            lab = R & 63
-            ln = lab & 0xF
-            R >>= 6
-            if ln == _PINNED:
-                e = 13
-            elif ln > L:
-                debt[12] += 1
-                lo = min(lo, 12)
-                continue
-            elif ln < L:
-                e = min(q0 + L - ln, 13)
-            else:
-                continue
-            for q in range(q0, e):
-                run[q] += 1
-            lo = min(lo, q0)
-        while D:
-            need = max(L - ((D & 0xF) - 8), 1)
-            for k in range(need):
-                debt[12 - k] += 1
-            lo = min(lo, 13 - need)
-            D >>= 6
-        for q in range(lo, 13):
-            x = max(run[q], debt[q])
-            if x and q >= q0:
-                total += max(0, x - cnt[0, q, s] - cnt[1, q, s])
-            run[q] = 0
-            debt[q] = 0
+        elif ln < L:
+            e = min(q0 + L - ln, 13)
+        else:
+            continue
+        for q in range(q0, e):
+            run[q] += 1
+        lo = min(lo, q0)
+    while D:
+        need = max(L - ((D & 0xF) - 8), 1)
+        for k in range(need):
+            debt[12 - k] += 1
+        lo = min(lo, 13 - need)
+        D >>= 6
+    total = 0
+    for q in range(lo, 13):
+        x = max(run[q], debt[q])
+        if x and q >= q0:
+            total += max(0, x - cnt[0, q, s] - cnt[1, q, s])
+        run[q] = 0
+        debt[q] = 0
     return total
 
 
@@ -861,6 +861,8 @@ def _ask(
                 fr[d, _FSTOP] = (span >> 32) + (span & 0xFFFFFFFF)
                 fr[d, _FT] = t
                 fr[d, _FW] = wt[pos, suit]
+                # this suit's term of the open runs' jokers, before its move at this rank
+                fr[d, _FOJS] = _suit_jokers(R, fr[d, _FD0 + suit], pos, suit, cnt, L, scr)
             else:
                 fr[d, _FI] = jmax - j
                 fr[d, _FSTOP] = -1
@@ -937,7 +939,12 @@ def _ask(
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
-                spare = jmax - nj - _open_jokers(fr[c], cnt, pos, suit + 1, L, scr)
+                oj = fr[d, _FOJ] - fr[d, _FOJS]
+                oj += _suit_jokers(
+                    fr[c, _FR0 + suit], fr[c, _FD0 + suit], pos + 1, suit, cnt, L, scr
+                )
+                fr[c, _FOJ] = oj
+                spare = jmax - nj - oj
                 if spare < 0:
                     i += 1  # its open runs cannot all be finished: no completion at all
                     continue
@@ -954,7 +961,7 @@ def _ask(
             mask = setj[ns]
             k = fr[d, _FI]
             # the jokers the open runs still need are not the sets'
-            kmax = jmax - j - _open_jokers(fr[d], cnt, pos + 1, 0, L, scr)
+            kmax = jmax - j - fr[d, _FOJ]
             while k >= 0 and (k > kmax or not (mask >> k) & 1):
                 k -= 1
             fr[d, _FI] = k
@@ -970,6 +977,7 @@ def _ask(
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
                 fr[c, _FJ] = nj
                 fr[c, _FNS] = 0
+                fr[c, _FOJ] = fr[d, _FOJ]  # every suit from the next rank on, as here
                 fr[c, _FNEED] = need - gain
                 pushed = True
         if pushed:
