@@ -934,10 +934,11 @@ def solve_core(
             need = hi_known
             if later:
                 # the first question said no in time, but the proofs below the bound may
-                # be long: past as many states again, the outside bound is asked after all
+                # be long: once the search has spent as many states in all as the first
+                # question may, the outside bound is asked after all
                 assert upper is not None
                 full_budget = search.budget
-                search.budget = min(full_budget, search.states + search.upper_after)
+                search.budget = min(full_budget, max(search.upper_after, search.states + 1))
                 cut_short = search.ask(need, False, settings.descent, lo_known)
                 search.budget = full_budget
                 later = False
