@@ -472,28 +472,39 @@ async def _attacker(url: str, address: str, phase: Phase, stats: AttackStats) ->
                     await asyncio.sleep(0.05)  # back to back, with a breath after a refusal
 
     async def hellos() -> None:
-        ws = await RawWebSocket.connect(host, int(port), f"/ws/tables/{tid}", address)
+        """Wrong hellos at the connection's message rate; when the server closes the
+        connection (its failed hellos), a new one, and when a new one is refused (the
+        address's connections), another try half a second later."""
         frames = [
             ws_frame(json.dumps({"type": "hello", "token": f"guess-{k}"}).encode())
             for k in range(256)
         ]
-
-        async def answers() -> None:
-            while (payload := await ws.recv()) is not None:
-                stats.count("hello " + answer_code(payload))
-
-        reading = asyncio.create_task(answers())
         loop = asyncio.get_running_loop()
         k = 0
         while await phase.attacking():
+            try:
+                ws = await RawWebSocket.connect(host, int(port), f"/ws/tables/{tid}", address)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                stats.count("connect refused")
+                await asyncio.sleep(0.5)
+                continue
+            stats.count("connect 101")
+            closed = asyncio.Event()
+
+            async def answers(ws: RawWebSocket = ws, closed: asyncio.Event = closed) -> None:
+                while (payload := await ws.recv()) is not None:
+                    stats.count("hello " + answer_code(payload))
+                closed.set()
+
+            reading = asyncio.create_task(answers())
             due = loop.time()
-            while phase.on:
+            while phase.on and not closed.is_set():
                 ws.send(frames[k % len(frames)])
                 k += 1
                 due = max(due + 1 / HELLO_RATE, loop.time() - 1 / HELLO_RATE)
                 await asyncio.sleep(due - loop.time())
-        ws.close()
-        reading.cancel()
+            ws.close()
+            reading.cancel()
 
     async def tables() -> None:
         http = RawHttp(host, int(port))
@@ -578,6 +589,18 @@ async def request_costs(url: str, pid: int, count: int) -> None:
                 code = answer_code(answer or b"")
                 seen[code] = seen.get(code, 0) + 1
             await asyncio.sleep(1 / HELLO_RATE)  # within the connection's message rate
+        for ws in sockets:
+            ws.close()
+        return seen
+
+    async def refused(n: int, address: str) -> dict[str, int]:
+        seen: dict[str, int] = {}
+        for _ in range(n):
+            try:
+                (await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", address)).close()
+                seen["101"] = seen.get("101", 0) + 1
+            except ConnectionError:
+                seen["403"] = seen.get("403", 0) + 1
         return seen
 
     async def connects(n: int) -> dict[str, int]:
@@ -632,19 +655,27 @@ async def request_costs(url: str, pid: int, count: int) -> None:
     await measure("table creation refused rate_limited", count, repeat(spam, count))
     few = max(10, count // 10)
     await measure("WebSocket connection (opened, closed)", few, connects(few))
-    sockets = [
-        await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", f"10.79.0.{k}")
-        for k in range(max(1, few // 2))
-    ]
-    each = 10  # the failed hellos an address may send at once (the default limit)
+    # Each address may fail 10 hellos a minute (the default), each connection 3: five
+    # connections of two hellos per address are answered bad_token, five more rate_limited.
+    addresses = [f"10.79.0.{k}" for k in range(max(1, few // 10))]
+
+    async def connections() -> list[RawWebSocket]:
+        return [
+            await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", a)
+            for a in addresses
+            for _ in range(5)
+        ]
+
+    sockets = await connections()
     await measure(
-        "hello with a wrong token, answered bad_token", len(sockets) * each, hellos(sockets, each)
+        "hello with a wrong token, answered bad_token", len(sockets) * 2, hellos(sockets, 2)
     )
+    sockets = await connections()
     await measure(
-        "hello with a wrong token, refused rate_limited", len(sockets) * each, hellos(sockets, each)
+        "hello with a wrong token, refused rate_limited", len(sockets) * 2, hellos(sockets, 2)
     )
-    for ws in sockets:
-        ws.close()
+    await refused(40, "10.80.0.1")  # past the address's new connections a minute
+    await measure("WebSocket connection refused (address's limit)", few, refused(few, "10.80.0.1"))
 
 
 # -- the log commit under a busy event loop ------------------------------------------------

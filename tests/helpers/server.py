@@ -244,6 +244,9 @@ def make_settings(tmp_path: Path, **kw: Any) -> Settings:
         # the hostile-client tests set their own.
         "tables_burst": 100_000,
         "open_tables_per_client": 100_000,
+        "hello_failures_per_connection": 100_000,
+        "ws_per_client": 100_000,
+        "ws_connects_per_minute": 1e9,
         "bots_only_tables_per_client": 100_000,
         "hello_failures_per_minute": 100_000.0,
         "bots_only_pause": 0.0,

@@ -215,8 +215,9 @@ async def test_the_helpers_work_in_worker_processes(server_factory: Factory) -> 
     )
     assert hint.status_code == 200 and "found" in hint.json(), hint.text
     # The worker judges at the setting's lower priority (never above the server's own).
-    pool: Any = server.app.state.workers._pool
-    nices = {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._processes}
+    pids = server.app.state.workers.pids()
+    assert len(pids) == 1
+    nices = {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids}
     assert nices == {max(12, os.nice(0))}
 
 
@@ -540,3 +541,84 @@ async def test_bots_only_tables_are_limited_per_address(server_factory: Factory)
     r = await server.http.post("/api/tables", json={"preset": "robbers", "seats": bots})
     assert r.status_code == 429 and "bots only" in r.json()["message"], r.text
     await server.create(preset="robbers", seats=[{}, bots[0]])  # a person's table: fine
+
+
+# -- WebSocket connections per address ---------------------------------------------------
+async def _connect(server: Server, tid: str, address: str) -> Any:
+    return await websockets.connect(
+        server.ws_url(tid), additional_headers={"X-Forwarded-For": address}
+    )
+
+
+async def test_a_connection_is_closed_after_its_failed_hellos(server_factory: Factory) -> None:
+    server = await server_factory(hello_failures_per_connection=3)
+    tid, mover, _waiter, _mj, _wj = await _seated_game(server)
+    intruder = Client(await _connect(server, tid, "10.1.0.1"))
+    for k in range(3):
+        await intruder.send({"type": "hello", "token": f"guess-{k}"})
+        assert (await intruder.expect("error"))["code"] == "bad_token"
+    # The third refusal was sent, then the connection closed (policy violation).
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await intruder.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    # A failed hello fewer on another connection, and watching, still work.
+    watcher = Client(await _connect(server, tid, "10.1.0.1"))
+    for k in range(2):
+        await watcher.send({"type": "hello", "token": f"again-{k}"})
+        assert (await watcher.expect("error"))["code"] == "bad_token"
+    await watcher.send({"type": "hello"})
+    assert (await watcher.expect("welcome"))["role"] == "spectator"
+    assert (await mover.act("draw", 0))["type"] == "update"
+
+
+async def test_open_connections_are_limited_per_address(server_factory: Factory) -> None:
+    server = await server_factory(ws_per_client=2)
+    tid, _mover, _waiter, _mj, _wj = await _seated_game(server)
+    held = [await _connect(server, tid, "10.2.0.1") for _ in range(2)]
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await _connect(server, tid, "10.2.0.1")
+    assert refused.value.response.status_code == 403
+    other = await _connect(server, tid, "10.2.0.2")  # another address is not affected
+    await held[0].close()
+    for _ in range(100):  # the server notes the close
+        if server.app.state.connections.open.get("10.2.0.1", 0) < 2:
+            break
+        await asyncio.sleep(0.01)
+    again = await _connect(server, tid, "10.2.0.1")
+    for ws in (held[1], other, again):
+        await ws.close()
+
+
+async def test_new_connections_are_limited_per_address(server_factory: Factory) -> None:
+    server = await server_factory(ws_connects_per_minute=3.0)
+    tid, _mover, _waiter, _mj, _wj = await _seated_game(server)
+    for _ in range(3):
+        await (await _connect(server, tid, "10.3.0.1")).close()
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await _connect(server, tid, "10.3.0.1")
+    assert refused.value.response.status_code == 403
+    await (await _connect(server, tid, "10.3.0.2")).close()
+
+
+async def test_a_dead_worker_process_is_replaced(server_factory: Factory) -> None:
+    server = await server_factory(worker_kind="process", workers=1)
+    tid, _mover, _waiter, mj, _wj = await _seated_game(server)
+
+    async def check() -> httpx.Response:
+        return await server.http.post(
+            f"/api/tables/{tid}/check", json={"table": ["[5H JK 7H]"]}, headers=_bearer(mj["token"])
+        )
+
+    assert (await check()).status_code == 200
+    workers = server.app.state.workers
+    [pid] = workers.pids()
+    os.kill(pid, 9)
+    for _ in range(500):  # the server sees the worker's pipe close
+        if workers._pool is None or workers._pool.broken:
+            break
+        await asyncio.sleep(0.01)
+    r = await check()
+    assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+    again = await check()  # new workers start
+    assert again.status_code == 200, again.text
+    assert workers.pids() and pid not in workers.pids()

@@ -150,6 +150,17 @@ class Settings:
     """Failed hellos (a token that holds no seat, a table that does not exist) one address may
     send per minute (bursts of as many); beyond it a hello with a token, or for a table not in
     memory, is answered ``rate_limited`` without looking."""
+    hello_failures_per_connection: int = 3
+    """Failed hellos one WebSocket connection may send; the next closes it (1008): a page
+    whose token holds no seat does not try again on the same connection, and an address
+    that guesses tokens then pays for a new connection, whose rate is limited too."""
+    ws_per_client: int = 32
+    """WebSocket connections one address may hold open at once (one per table a person
+    follows, a few more behind a shared address); beyond it a new one is refused before
+    it is accepted (HTTP 403)."""
+    ws_connects_per_minute: float = 30.0
+    """New WebSocket connections one address may open per minute (bursts of as many);
+    beyond it a new one is refused before it is accepted (HTTP 403)."""
     tables_per_hour: float = 60.0
     """Tables one address may create per hour, sustained."""
     tables_burst: int = 20
