@@ -253,6 +253,7 @@ def make_settings(tmp_path: Path, **kw: Any) -> Settings:
         "worker_queue": 1000,
         "worker_per_client": 1000,
         "worker_burst": 1e9,
+        "check_burst": 1e9,
         # Most test servers never judge a table: their workers start on first use.
         "worker_prestart": False,
     }

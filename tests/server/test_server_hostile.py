@@ -125,7 +125,7 @@ async def test_a_client_past_its_cpu_share_is_answered_busy(
     server_factory: Factory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(web, "check_job", _burn)
-    server = await server_factory(worker_kind="thread", worker_burst=0.05, worker_share=0.001)
+    server = await server_factory(worker_kind="thread", check_burst=0.05, check_share=0.001)
     tid, _mover, _waiter, mj, _wj = await _seated_game(server)
     url = f"/api/tables/{tid}/check"
     body = {"table": ["[5H 6H 7H]"]}
@@ -148,7 +148,7 @@ async def test_cheap_checks_cost_the_least_charge_and_over_budget_bodies_go_unre
     # A budget of 0.1 s and a least charge of 0.06 s: two checks, however cheap, then busy
     # (for 20 s, at 0.001 s a second).
     server = await server_factory(
-        worker_kind="thread", worker_burst=0.1, worker_share=0.001, worker_min_charge=0.06
+        worker_kind="thread", check_burst=0.1, check_share=0.001, check_min_charge=0.06
     )
     tid, _mover, _waiter, mj, _wj = await _seated_game(server)
     url = f"/api/tables/{tid}/check"
@@ -622,3 +622,43 @@ async def test_a_dead_worker_process_is_replaced(server_factory: Factory) -> Non
     again = await check()  # new workers start
     assert again.status_code == 200, again.text
     assert workers.pids() and pid not in workers.pids()
+
+
+def _priced(_rules: Any, table: list[str], **_kwargs: Any) -> Json:
+    """A check job whose cost is its table's: ``[5H 6H 7H]`` nothing, any other 0.01 s."""
+    if table != ["[5H 6H 7H]"]:
+        start = time.thread_time()
+        while time.thread_time() - start < 0.01:
+            pass
+    return {"priced": True}
+
+
+async def test_checks_are_charged_their_cpu_on_a_budget_of_their_own(
+    server_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web, "check_job", _priced)
+    monkeypatch.setattr(web, "hint_job", lambda *_a, **_k: {"found": False})
+    # 0.019 s of checks, at least 0.0025 s each: 8 cheap checks, or 2 of 0.01 s.
+    server = await server_factory(
+        worker_kind="thread", check_burst=0.019, check_share=1e-6, check_min_charge=0.0025
+    )
+    tid, _mover, _waiter, mj, _wj = await _seated_game(server)
+    url = f"/api/tables/{tid}/check"
+
+    async def judged(address: str, table: list[str], tries: int) -> int:
+        n = 0
+        for _ in range(tries):
+            r = await server.http.post(
+                url, json={"table": table}, headers=_bearer(mj["token"], address)
+            )
+            assert r.status_code in (200, 503), r.text
+            n += r.status_code == 200
+        return n
+
+    assert await judged("10.4.0.1", ["[5H 6H 7H]"], 12) == 8
+    assert await judged("10.4.0.2", ["[5H 6H 7H]", "[9C 9D 9S]"], 6) == 2
+    # The other helpers have their own budget: the spent checks do not refuse a hint.
+    hint = await server.http.post(
+        f"/api/tables/{tid}/hint", json={}, headers=_bearer(mj["token"], "10.4.0.1")
+    )
+    assert hint.status_code == 200 and hint.json() == {"found": False}, hint.text

@@ -50,7 +50,7 @@ from .service import Conn, TableService
 from .settings import Settings
 from .store import Store
 from .web import client_key, install_web
-from .workers import Workers
+from .workers import CHECK, HELPER, Workers
 
 __all__ = ["create_app", "serve"]
 
@@ -173,8 +173,10 @@ class HelperGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST" and _helper_route(scope["path"]):
             client = scope.get("client")
+            path: str = scope["path"]
+            kind = CHECK if path.endswith(("/check", "/submit")) else HELPER
             try:
-                self.workers.admit(client[0] if client else "unknown")
+                self.workers.admit(client[0] if client else "unknown", kind)
             except ServiceError as e:
                 await error_response(e)(scope, receive, send)
                 return

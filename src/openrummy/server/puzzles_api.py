@@ -421,7 +421,7 @@ async def _judge(request: Request, p: Puzzle, req: CheckRequest) -> dict[str, An
     _place_all(p)
     rules = find_preset(p.game)
     _check_fits(rules, req)
-    result: dict[str, Any] = await _workers(request).run(
+    result: dict[str, Any] = await _workers(request).run_check(
         client_key(request),
         judge_job,
         rules,

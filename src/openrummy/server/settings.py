@@ -109,9 +109,9 @@ class Settings:
     """Helper requests in progress at once, server-wide (running or waiting for a worker);
     beyond it a request is answered ``busy`` (503) at once."""
     worker_share: float = 0.1
-    """Seconds of worker CPU one client address may use per second, sustained; a client past
-    its budget is answered ``busy`` until it has saved up again. A person's page judges the
-    table 120 ms after each change: two a second sustained, with the burst for a flurry."""
+    """Seconds of worker CPU one client address may use per second for the helpers other
+    than table checks (hints, Indian hands, puzzle answers), sustained; a client past its
+    budget is answered ``busy`` until it has saved up again (a hint may take a second)."""
     worker_burst: float = 2.0
     """Seconds of worker CPU one client address may use at once."""
     worker_min_charge: float = 0.05
@@ -119,6 +119,17 @@ class Settings:
     cheap requests sent back to back still cost the event loop their parsing and dispatch,
     so one address may send at most ``worker_share / worker_min_charge`` a second
     sustained (2 at the defaults)."""
+    check_share: float = 0.005
+    """Seconds of worker CPU one client address may use per second for table checks
+    (``/check`` of a table or a puzzle, a puzzle's ``/submit``), sustained. A check of a
+    table in play costs 0.3-1 ms and is charged ``check_min_charge``: two a second; the
+    costliest table a deck allows (26 melds, every joker open: about 5 ms) one a second."""
+    check_burst: float = 0.1
+    """Seconds of worker CPU one client address may use at once for table checks (40 checks
+    of a table in play, 20 of the costliest)."""
+    check_min_charge: float = 0.0025
+    """Seconds of the check budget each check costs at least, however little CPU it took
+    (its parsing and dispatch cost the event loop too)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
     worker_nice: int = 10

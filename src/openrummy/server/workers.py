@@ -7,10 +7,13 @@ request only within two budgets:
 
 * **in all**: at most ``worker_queue`` requests in progress (running or waiting for a
   worker);
-* **per client** (an address): at most ``worker_per_client`` in progress, and a CPU budget
-  that fills at ``worker_share`` seconds per second up to ``worker_burst`` seconds; each
-  request's CPU time (measured in the worker, at least ``worker_min_charge``) is taken from
-  it afterwards.
+* **per client** (an address): at most ``worker_per_client`` in progress, and two CPU
+  budgets, one for table checks (``check_share`` seconds per second up to ``check_burst``)
+  and one for the other helpers (``worker_share`` up to ``worker_burst``); each request's
+  CPU time (measured in the worker, at least ``check_min_charge`` or ``worker_min_charge``)
+  is taken from its budget afterwards. A check of a table in play costs well under a
+  millisecond and is charged the least; the costliest table a deck allows costs ten times
+  as much, and the budget lets an address have ten times fewer of them.
 
 A request over budget is refused at once with ``busy`` (and how long to wait), never queued
 without bound: an attacker costs the server at most its share of the workers, and the event
@@ -45,11 +48,17 @@ from .errors import ErrorCode, ServiceError
 from .jobs import warm
 from .settings import Settings
 
-__all__ = ["WORKER_NICE", "CpuBudget", "Workers", "busy_error"]
+__all__ = ["CHECK", "HELPER", "WORKER_NICE", "CpuBudget", "Workers", "busy_error"]
 
 log = logging.getLogger("openrummy.server")
 
 T = TypeVar("T")
+
+
+CHECK = "check"
+"""The budget of table checks (``check_share``, ``check_burst``, ``check_min_charge``)."""
+HELPER = "helper"
+"""The budget of the other helpers (``worker_share``, ``worker_burst``, ``worker_min_charge``)."""
 
 
 def busy_error(retry_after: float, detail: str) -> ServiceError:
@@ -319,6 +328,7 @@ class Workers:
         self.in_progress = 0
         self.by_client: dict[str, int] = {}
         self.budgets: dict[str, CpuBudget] = {}
+        self.check_budgets: dict[str, CpuBudget] = {}
         self._pool: _LoopPool | None = None
         self._threads: concurrent.futures.ThreadPoolExecutor | None = None
 
@@ -379,30 +389,38 @@ class Workers:
             for _ in range(max(1, self.settings.workers)):
                 pool.submit(_ready, (), {})
 
-    def budget(self, client: str) -> CpuBudget:
-        b = self.budgets.get(client)
+    def budget(self, client: str, kind: str = HELPER) -> CpuBudget:
+        """The client's budget of ``kind``: table checks (:data:`CHECK`), or the other
+        helpers (:data:`HELPER`: hints, Indian hands, puzzle answers)."""
+        s = self.settings
+        table = self.check_budgets if kind == CHECK else self.budgets
+        b = table.get(client)
         if b is None:
-            if len(self.budgets) >= 4096:
+            if len(table) >= 4096:
                 # Forget the clients whose budget is full again (nothing to remember).
-                for key in [k for k, v in self.budgets.items() if v.full]:
-                    del self.budgets[key]
-            b = self.budgets[client] = CpuBudget(
-                rate=self.settings.worker_share, burst=self.settings.worker_burst, clock=self.clock
+                for key in [k for k, v in table.items() if v.full]:
+                    del table[key]
+            rate, burst = (
+                (s.check_share, s.check_burst)
+                if kind == CHECK
+                else (s.worker_share, s.worker_burst)
             )
+            b = table[client] = CpuBudget(rate=rate, burst=burst, clock=self.clock)
         return b
 
-    def admit(self, client: str) -> CpuBudget:
-        """The client's budget if a request of it may start now; else the ``busy`` refusal."""
+    def admit(self, client: str, kind: str = HELPER) -> CpuBudget:
+        """The client's budget of ``kind`` if a request of it may start now; else the
+        ``busy`` refusal."""
         s = self.settings
         if self.in_progress >= max(1, s.worker_queue):
             raise busy_error(1, "the server is judging too many requests at once")
         if not s.limited(client):
-            return self.budget("")
+            return self.budget("", kind)
         if self.by_client.get(client, 0) >= max(1, s.worker_per_client):
             raise busy_error(
                 1, f"at most {s.worker_per_client} requests of yours are judged at once"
             )
-        budget = self.budget(client)
+        budget = self.budget(client, kind)
         if not budget.ready():
             raise busy_error(budget.wait(), "you have used your share of the server's helpers")
         return budget
@@ -413,9 +431,27 @@ class Workers:
         The request counts as in progress until its job has ended in the worker, even when
         its client gave up waiting, and its CPU time is then charged to the client.
         """
-        budget = self.admit(client)
+        return await self._run(client, HELPER, fn, args, kwargs)
+
+    async def run_check(self, client: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`run` for a table check, on the client's budget of checks."""
+        return await self._run(client, CHECK, fn, args, kwargs)
+
+    async def _run(
+        self,
+        client: str,
+        kind: str,
+        fn: Callable[..., T],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> T:
+        budget = self.admit(client, kind)
+        s = self.settings
+        least = s.check_min_charge if kind == CHECK else s.worker_min_charge
         try:
-            job = self._submit(fn, args, kwargs, lambda cpu: self._ended(client, budget, cpu))
+            job = self._submit(
+                fn, args, kwargs, lambda cpu: self._ended(client, budget, cpu, least)
+            )
         except BrokenProcessPool:
             self._broken()
         self.in_progress += 1
@@ -439,7 +475,7 @@ class Workers:
             self._broken()
         return result
 
-    def _ended(self, client: str, budget: CpuBudget, cpu: float | None) -> None:
+    def _ended(self, client: str, budget: CpuBudget, cpu: float | None, least: float) -> None:
         self.in_progress -= 1
         left = self.by_client.get(client, 1) - 1
         if left > 0:
@@ -447,7 +483,7 @@ class Workers:
         else:
             self.by_client.pop(client, None)
         if cpu is not None:
-            budget.charge(max(cpu, self.settings.worker_min_charge))
+            budget.charge(max(cpu, least))
 
     def _broken(self) -> NoReturn:
         log.error("a helper worker process died; starting new ones")
