@@ -42,6 +42,11 @@ COUNT times (the costly kinds fewer) to the idle server and prints the server's 
 request (event loop, other threads, workers), from CPU time, which a busy machine slows but
 does not scramble.
 
+With ``--pin`` the server (its event loop, its threads and its helper workers) runs on the
+first CPU only, and the scripted players, the attackers and the bench on the others, as if
+the clients ran on other machines: the server's CPU is then its own, and what the clients
+take no longer delays it (the default lets the scheduler place every process anywhere).
+
 With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
 (``scripts/throwaway_postgres.py``); each table is created on one process and its two
 players connect to different ones, so every action crosses the processes.
@@ -901,8 +906,10 @@ def worker_nice() -> int:
 
 
 def start_server(
-    tmp: Path, db: str | None = None, name: str = "server"
+    tmp: Path, db: str | None = None, name: str = "server", cpus: set[int] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``rummy serve``; with ``cpus``, the server and every process and thread it
+    starts (its helper workers) run only on those CPUs."""
     port = free_port()
     env = {
         "OPENRUMMY_WORKER_NICE": str(worker_nice()),
@@ -923,7 +930,8 @@ def start_server(
         "warning",
     ]
     log = (tmp / f"{name}.log").open("wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=pin)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -1203,6 +1211,17 @@ def interleaved(
     return quiet, attack
 
 
+def pinning(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """With ``--pin``: the server's CPUs (the first one) and everyone else's (the others);
+    else no pinning (the scheduler places every process on any CPU)."""
+    if not pin:
+        return None, None
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs at least 2 CPUs")
+    return {cpus[0]}, set(cpus[1:])
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default="50,100,200,400", help="comma-separated N")
@@ -1241,6 +1260,12 @@ def main(argv: list[str]) -> int:
         "--postgres", action="store_true", help="two server processes on a throwaway PostgreSQL"
     )
     ap.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server and its helper workers on CPU 0 only, the scripted players, the "
+        "attackers and the bench on the other CPUs (as if the clients ran on other machines)",
+    )
+    ap.add_argument(
         "--url", help="use this running server (127.0.0.1 only) instead of starting one"
     )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
@@ -1262,6 +1287,8 @@ def main(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
+    if args.pin and (args.postgres or args.url):
+        raise SystemExit("--pin: only for the one server this bench starts itself")
     if args.commits:
         import uvloop
 
@@ -1290,10 +1317,20 @@ def main(argv: list[str]) -> int:
                 urls.append(url)
             where = "PostgreSQL, two processes"
         else:
-            proc, url = start_server(Path(d))
+            server_cpus, rest = pinning(args.pin)
+            proc, url = start_server(Path(d), cpus=server_cpus)
+            if rest is not None:
+                # The scripted players and the attackers are started later, from here:
+                # they inherit this.
+                os.sched_setaffinity(0, rest)
             procs.append(proc)
             urls.append(url)
-            where = "SQLite, one process"
+            where = "SQLite, one process" + (
+                f"; pinned: the server on CPU {sorted(server_cpus or ())}, the clients and "
+                f"the bench on CPU {sorted(rest or ())}"
+                if args.pin
+                else ""
+            )
         pids = [p.pid for p in procs]
         try:
             print(
