@@ -662,3 +662,29 @@ async def test_checks_are_charged_their_cpu_on_a_budget_of_their_own(
         f"/api/tables/{tid}/hint", json={}, headers=_bearer(mj["token"], "10.4.0.1")
     )
     assert hint.status_code == 200 and hint.json() == {"found": False}, hint.text
+
+
+async def test_long_jobs_and_answers_cross_the_worker_pipe_whole(server_factory: Factory) -> None:
+    # Larger than a pipe holds at once, both ways: the job is written from a thread, the
+    # answer read as it comes, and the event loop goes on meanwhile.
+    server = await server_factory(worker_kind="process", workers=1)
+    workers = server.app.state.workers
+    big = bytes(range(256)) * 8192  # 2 MiB
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0)
+            ticks += 1
+
+    ticker = asyncio.create_task(ticking())
+    try:
+        answers = await asyncio.gather(
+            workers.background(bytes.upper, big), workers.run("10.5.0.1", bytes.lower, big)
+        )
+    finally:
+        ticker.cancel()
+    assert list(answers) == [big.upper(), big.lower()]
+    assert ticks > 10
+    assert workers.in_progress == 0

@@ -37,6 +37,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import struct
 import time
 from collections import deque
 from collections.abc import Callable
@@ -178,6 +179,31 @@ def _serve(conn: Connection, nice: int) -> None:
             return
 
 
+INLINE_BYTES = 1 << 16
+"""Jobs up to this size are written to a worker's pipe by the event loop itself (the pipe
+holds them at once); larger ones from a thread."""
+
+
+def _framed(buf: bytearray) -> bytes | None:
+    """The message at the start of ``buf`` once it has arrived whole (it is then taken from
+    ``buf``), in the framing of :meth:`multiprocessing.connection.Connection.send_bytes`: a
+    4-byte big-endian length, or -1 and an 8-byte length."""
+    if len(buf) < 4:
+        return None
+    (size,) = struct.unpack("!i", buf[:4])
+    head = 4
+    if size == -1:
+        if len(buf) < 12:
+            return None
+        (size,) = struct.unpack("!Q", buf[4:12])
+        head = 12
+    if len(buf) < head + size:
+        return None
+    whole = bytes(buf[head : head + size])
+    del buf[: head + size]
+    return whole
+
+
 Done = Callable[[float | None], None]
 """Told when a job has ended: its CPU seconds in the worker (None: it failed or never ran)."""
 
@@ -195,6 +221,7 @@ class _LoopPool:
         self.idle: deque[int] = deque()
         self.waiting: deque[tuple[bytes, asyncio.Future[Any], Done | None]] = deque()
         self.running: dict[int, tuple[asyncio.Future[Any], Done | None]] = {}
+        self.inbox: list[bytearray] = []
         self.broken = False
         for k in range(n):
             mine, theirs = ctx.Pipe(duplex=True)
@@ -204,6 +231,7 @@ class _LoopPool:
             self.procs.append(proc)
             self.conns.append(mine)
             self.idle.append(k)
+            self.inbox.append(bytearray())
             self.loop.add_reader(mine.fileno(), self._answered, k)
 
     def pids(self) -> list[int]:
@@ -235,16 +263,43 @@ class _LoopPool:
                 continue
             k = self.idle.popleft()
             self.running[k] = (future, done)
+            if len(job) > INLINE_BYTES:
+                # Larger than the pipe holds at once: written from a thread, so that the
+                # loop never waits for the (low-priority) worker to read it.
+                sent = self.loop.run_in_executor(None, self.conns[k].send_bytes, job)
+                sent.add_done_callback(self._sent)
+                continue
             try:
                 self.conns[k].send_bytes(job)
             except OSError:
                 self._break()
                 return
 
+    def _sent(self, sent: asyncio.Future[None]) -> None:
+        if not sent.cancelled() and sent.exception() is not None:
+            self._break()
+
     def _answered(self, k: int) -> None:
+        """Worker ``k``'s pipe is readable: read what is there (never waiting for the
+        rest of a long answer), and once the answer is whole, hand it over."""
         try:
-            ok, value, cpu = pickle.loads(self.conns[k].recv_bytes())
-        except (EOFError, OSError, pickle.UnpicklingError):
+            chunk = os.read(self.conns[k].fileno(), 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._break()
+            return
+        if not chunk:  # the worker died
+            self._break()
+            return
+        buf = self.inbox[k]
+        buf += chunk
+        whole = _framed(buf)
+        if whole is None:
+            return
+        try:
+            ok, value, cpu = pickle.loads(whole)
+        except Exception:
             self._break()
             return
         future, done = self.running.pop(k)
@@ -300,16 +355,18 @@ class _LoopPool:
 
     def shutdown(self) -> None:
         """Ask each worker to stop after its job, and wait for it (blocking: call in a
-        thread, after :meth:`_stop_reading` on the loop)."""
+        thread, after :meth:`abandon` on the loop); the answer of a job in progress is read
+        and dropped, so that a worker never waits to write it."""
         for conn in self.conns:
             with contextlib.suppress(OSError):
                 conn.send_bytes(pickle.dumps(None))
-        for k in self.running:  # the answer of a job in progress is read and dropped
-            with contextlib.suppress(EOFError, OSError):
-                if self.conns[k].poll(30):
-                    self.conns[k].recv_bytes()
-        for proc in self.procs:
-            proc.join(30)
+        deadline = time.monotonic() + 30
+        for conn, proc in zip(self.conns, self.procs, strict=True):
+            with contextlib.suppress(OSError, ValueError):
+                while proc.is_alive() and time.monotonic() < deadline:
+                    if conn.poll(0.05) and not os.read(conn.fileno(), 1 << 16):
+                        break
+            proc.join(max(0.0, deadline - time.monotonic()))
             if proc.is_alive():
                 proc.terminate()
         for conn in self.conns:
