@@ -42,6 +42,11 @@ COUNT times (the costly kinds fewer) to the idle server and prints the server's 
 request (event loop, other threads, workers), from CPU time, which a busy machine slows but
 does not scramble.
 
+With ``--pin`` the server (its event loop, its threads and its helper workers) runs on the
+first CPU only, and the scripted players, the attackers and the bench on the others, as if
+the clients ran on other machines: the server's CPU is then its own, and what the clients
+take no longer delays it (the default lets the scheduler place every process anywhere).
+
 With ``--postgres`` the server runs as two processes on one throwaway PostgreSQL
 (``scripts/throwaway_postgres.py``); each table is created on one process and its two
 players connect to different ones, so every action crosses the processes.
@@ -472,28 +477,39 @@ async def _attacker(url: str, address: str, phase: Phase, stats: AttackStats) ->
                     await asyncio.sleep(0.05)  # back to back, with a breath after a refusal
 
     async def hellos() -> None:
-        ws = await RawWebSocket.connect(host, int(port), f"/ws/tables/{tid}", address)
+        """Wrong hellos at the connection's message rate; when the server closes the
+        connection (its failed hellos), a new one, and when a new one is refused (the
+        address's connections), another try half a second later."""
         frames = [
             ws_frame(json.dumps({"type": "hello", "token": f"guess-{k}"}).encode())
             for k in range(256)
         ]
-
-        async def answers() -> None:
-            while (payload := await ws.recv()) is not None:
-                stats.count("hello " + answer_code(payload))
-
-        reading = asyncio.create_task(answers())
         loop = asyncio.get_running_loop()
         k = 0
         while await phase.attacking():
+            try:
+                ws = await RawWebSocket.connect(host, int(port), f"/ws/tables/{tid}", address)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                stats.count("connect refused")
+                await asyncio.sleep(0.5)
+                continue
+            stats.count("connect 101")
+            closed = asyncio.Event()
+
+            async def answers(ws: RawWebSocket = ws, closed: asyncio.Event = closed) -> None:
+                while (payload := await ws.recv()) is not None:
+                    stats.count("hello " + answer_code(payload))
+                closed.set()
+
+            reading = asyncio.create_task(answers())
             due = loop.time()
-            while phase.on:
+            while phase.on and not closed.is_set():
                 ws.send(frames[k % len(frames)])
                 k += 1
                 due = max(due + 1 / HELLO_RATE, loop.time() - 1 / HELLO_RATE)
                 await asyncio.sleep(due - loop.time())
-        ws.close()
-        reading.cancel()
+            ws.close()
+            reading.cancel()
 
     async def tables() -> None:
         http = RawHttp(host, int(port))
@@ -578,6 +594,18 @@ async def request_costs(url: str, pid: int, count: int) -> None:
                 code = answer_code(answer or b"")
                 seen[code] = seen.get(code, 0) + 1
             await asyncio.sleep(1 / HELLO_RATE)  # within the connection's message rate
+        for ws in sockets:
+            ws.close()
+        return seen
+
+    async def refused(n: int, address: str) -> dict[str, int]:
+        seen: dict[str, int] = {}
+        for _ in range(n):
+            try:
+                (await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", address)).close()
+                seen["101"] = seen.get("101", 0) + 1
+            except ConnectionError:
+                seen["403"] = seen.get("403", 0) + 1
         return seen
 
     async def connects(n: int) -> dict[str, int]:
@@ -632,19 +660,27 @@ async def request_costs(url: str, pid: int, count: int) -> None:
     await measure("table creation refused rate_limited", count, repeat(spam, count))
     few = max(10, count // 10)
     await measure("WebSocket connection (opened, closed)", few, connects(few))
-    sockets = [
-        await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", f"10.79.0.{k}")
-        for k in range(max(1, few // 2))
-    ]
-    each = 10  # the failed hellos an address may send at once (the default limit)
+    # Each address may fail 10 hellos a minute (the default), each connection 3: five
+    # connections of two hellos per address are answered bad_token, five more rate_limited.
+    addresses = [f"10.79.0.{k}" for k in range(max(1, few // 10))]
+
+    async def connections() -> list[RawWebSocket]:
+        return [
+            await RawWebSocket.connect(host, port, f"/ws/tables/{tid}", a)
+            for a in addresses
+            for _ in range(5)
+        ]
+
+    sockets = await connections()
     await measure(
-        "hello with a wrong token, answered bad_token", len(sockets) * each, hellos(sockets, each)
+        "hello with a wrong token, answered bad_token", len(sockets) * 2, hellos(sockets, 2)
     )
+    sockets = await connections()
     await measure(
-        "hello with a wrong token, refused rate_limited", len(sockets) * each, hellos(sockets, each)
+        "hello with a wrong token, refused rate_limited", len(sockets) * 2, hellos(sockets, 2)
     )
-    for ws in sockets:
-        ws.close()
+    await refused(40, "10.80.0.1")  # past the address's new connections a minute
+    await measure("WebSocket connection refused (address's limit)", few, refused(few, "10.80.0.1"))
 
 
 # -- the log commit under a busy event loop ------------------------------------------------
@@ -870,8 +906,10 @@ def worker_nice() -> int:
 
 
 def start_server(
-    tmp: Path, db: str | None = None, name: str = "server"
+    tmp: Path, db: str | None = None, name: str = "server", cpus: set[int] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``rummy serve``; with ``cpus``, the server and every process and thread it
+    starts (its helper workers) run only on those CPUs."""
     port = free_port()
     env = {
         "OPENRUMMY_WORKER_NICE": str(worker_nice()),
@@ -892,7 +930,8 @@ def start_server(
         "warning",
     ]
     log = (tmp / f"{name}.log").open("wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, preexec_fn=pin)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -1172,6 +1211,17 @@ def interleaved(
     return quiet, attack
 
 
+def pinning(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """With ``--pin``: the server's CPUs (the first one) and everyone else's (the others);
+    else no pinning (the scheduler places every process on any CPU)."""
+    if not pin:
+        return None, None
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs at least 2 CPUs")
+    return {cpus[0]}, set(cpus[1:])
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tables", default="50,100,200,400", help="comma-separated N")
@@ -1210,6 +1260,12 @@ def main(argv: list[str]) -> int:
         "--postgres", action="store_true", help="two server processes on a throwaway PostgreSQL"
     )
     ap.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server and its helper workers on CPU 0 only, the scripted players, the "
+        "attackers and the bench on the other CPUs (as if the clients ran on other machines)",
+    )
+    ap.add_argument(
         "--url", help="use this running server (127.0.0.1 only) instead of starting one"
     )
     ap.add_argument("--pid", type=int, help="with --url: the server's process id, for its CPU")
@@ -1231,6 +1287,8 @@ def main(argv: list[str]) -> int:
     )
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.tables.split(",") if x.strip()]
+    if args.pin and (args.postgres or args.url):
+        raise SystemExit("--pin: only for the one server this bench starts itself")
     if args.commits:
         import uvloop
 
@@ -1259,10 +1317,20 @@ def main(argv: list[str]) -> int:
                 urls.append(url)
             where = "PostgreSQL, two processes"
         else:
-            proc, url = start_server(Path(d))
+            server_cpus, rest = pinning(args.pin)
+            proc, url = start_server(Path(d), cpus=server_cpus)
+            if rest is not None:
+                # The scripted players and the attackers are started later, from here:
+                # they inherit this.
+                os.sched_setaffinity(0, rest)
             procs.append(proc)
             urls.append(url)
-            where = "SQLite, one process"
+            where = "SQLite, one process" + (
+                f"; pinned: the server on CPU {sorted(server_cpus or ())}, the clients and "
+                f"the bench on CPU {sorted(rest or ())}"
+                if args.pin
+                else ""
+            )
         pids = [p.pid for p in procs]
         try:
             print(

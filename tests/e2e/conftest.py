@@ -40,6 +40,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         # Every page of the run shares one address's helper budget: table checks cost
         # their CPU only, not the least charge that caps one address's requests a second.
         OPENRUMMY_WORKER_MIN_CHARGE="0",
+        OPENRUMMY_CHECK_MIN_CHARGE="0",
+        OPENRUMMY_CHECK_SHARE="0.1",
+        OPENRUMMY_CHECK_BURST="2",
+        # Every page of the run opens its WebSockets from that one address too.
+        OPENRUMMY_WS_PER_CLIENT="100000",
+        OPENRUMMY_WS_CONNECTS_PER_MINUTE="100000",
         # The replay's analysis: few sampled deals, short play-outs (a test game is short).
         OPENRUMMY_ANALYSIS_SAMPLES="2",
         OPENRUMMY_ANALYSIS_MAX_SAMPLES="4",

@@ -244,12 +244,16 @@ def make_settings(tmp_path: Path, **kw: Any) -> Settings:
         # the hostile-client tests set their own.
         "tables_burst": 100_000,
         "open_tables_per_client": 100_000,
+        "hello_failures_per_connection": 100_000,
+        "ws_per_client": 100_000,
+        "ws_connects_per_minute": 1e9,
         "bots_only_tables_per_client": 100_000,
         "hello_failures_per_minute": 100_000.0,
         "bots_only_pause": 0.0,
         "worker_queue": 1000,
         "worker_per_client": 1000,
         "worker_burst": 1e9,
+        "check_burst": 1e9,
         # Most test servers never judge a table: their workers start on first use.
         "worker_prestart": False,
     }

@@ -125,7 +125,7 @@ async def test_a_client_past_its_cpu_share_is_answered_busy(
     server_factory: Factory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(web, "check_job", _burn)
-    server = await server_factory(worker_kind="thread", worker_burst=0.05, worker_share=0.001)
+    server = await server_factory(worker_kind="thread", check_burst=0.05, check_share=0.001)
     tid, _mover, _waiter, mj, _wj = await _seated_game(server)
     url = f"/api/tables/{tid}/check"
     body = {"table": ["[5H 6H 7H]"]}
@@ -148,7 +148,7 @@ async def test_cheap_checks_cost_the_least_charge_and_over_budget_bodies_go_unre
     # A budget of 0.1 s and a least charge of 0.06 s: two checks, however cheap, then busy
     # (for 20 s, at 0.001 s a second).
     server = await server_factory(
-        worker_kind="thread", worker_burst=0.1, worker_share=0.001, worker_min_charge=0.06
+        worker_kind="thread", check_burst=0.1, check_share=0.001, check_min_charge=0.06
     )
     tid, _mover, _waiter, mj, _wj = await _seated_game(server)
     url = f"/api/tables/{tid}/check"
@@ -215,8 +215,9 @@ async def test_the_helpers_work_in_worker_processes(server_factory: Factory) -> 
     )
     assert hint.status_code == 200 and "found" in hint.json(), hint.text
     # The worker judges at the setting's lower priority (never above the server's own).
-    pool: Any = server.app.state.workers._pool
-    nices = {os.getpriority(os.PRIO_PROCESS, pid) for pid in pool._processes}
+    pids = server.app.state.workers.pids()
+    assert len(pids) == 1
+    nices = {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids}
     assert nices == {max(12, os.nice(0))}
 
 
@@ -540,3 +541,150 @@ async def test_bots_only_tables_are_limited_per_address(server_factory: Factory)
     r = await server.http.post("/api/tables", json={"preset": "robbers", "seats": bots})
     assert r.status_code == 429 and "bots only" in r.json()["message"], r.text
     await server.create(preset="robbers", seats=[{}, bots[0]])  # a person's table: fine
+
+
+# -- WebSocket connections per address ---------------------------------------------------
+async def _connect(server: Server, tid: str, address: str) -> Any:
+    return await websockets.connect(
+        server.ws_url(tid), additional_headers={"X-Forwarded-For": address}
+    )
+
+
+async def test_a_connection_is_closed_after_its_failed_hellos(server_factory: Factory) -> None:
+    server = await server_factory(hello_failures_per_connection=3)
+    tid, mover, _waiter, _mj, _wj = await _seated_game(server)
+    intruder = Client(await _connect(server, tid, "10.1.0.1"))
+    for k in range(3):
+        await intruder.send({"type": "hello", "token": f"guess-{k}"})
+        assert (await intruder.expect("error"))["code"] == "bad_token"
+    # The third refusal was sent, then the connection closed (policy violation).
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await intruder.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    # A failed hello fewer on another connection, and watching, still work.
+    watcher = Client(await _connect(server, tid, "10.1.0.1"))
+    for k in range(2):
+        await watcher.send({"type": "hello", "token": f"again-{k}"})
+        assert (await watcher.expect("error"))["code"] == "bad_token"
+    await watcher.send({"type": "hello"})
+    assert (await watcher.expect("welcome"))["role"] == "spectator"
+    assert (await mover.act("draw", 0))["type"] == "update"
+
+
+async def test_open_connections_are_limited_per_address(server_factory: Factory) -> None:
+    server = await server_factory(ws_per_client=2)
+    tid, _mover, _waiter, _mj, _wj = await _seated_game(server)
+    held = [await _connect(server, tid, "10.2.0.1") for _ in range(2)]
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await _connect(server, tid, "10.2.0.1")
+    assert refused.value.response.status_code == 403
+    other = await _connect(server, tid, "10.2.0.2")  # another address is not affected
+    await held[0].close()
+    for _ in range(100):  # the server notes the close
+        if server.app.state.connections.open.get("10.2.0.1", 0) < 2:
+            break
+        await asyncio.sleep(0.01)
+    again = await _connect(server, tid, "10.2.0.1")
+    for ws in (held[1], other, again):
+        await ws.close()
+
+
+async def test_new_connections_are_limited_per_address(server_factory: Factory) -> None:
+    server = await server_factory(ws_connects_per_minute=3.0)
+    tid, _mover, _waiter, _mj, _wj = await _seated_game(server)
+    for _ in range(3):
+        await (await _connect(server, tid, "10.3.0.1")).close()
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await _connect(server, tid, "10.3.0.1")
+    assert refused.value.response.status_code == 403
+    await (await _connect(server, tid, "10.3.0.2")).close()
+
+
+async def test_a_dead_worker_process_is_replaced(server_factory: Factory) -> None:
+    server = await server_factory(worker_kind="process", workers=1)
+    tid, _mover, _waiter, mj, _wj = await _seated_game(server)
+
+    async def check() -> httpx.Response:
+        return await server.http.post(
+            f"/api/tables/{tid}/check", json={"table": ["[5H JK 7H]"]}, headers=_bearer(mj["token"])
+        )
+
+    assert (await check()).status_code == 200
+    workers = server.app.state.workers
+    [pid] = workers.pids()
+    os.kill(pid, 9)
+    for _ in range(500):  # the server sees the worker's pipe close
+        if workers._pool is None or workers._pool.broken:
+            break
+        await asyncio.sleep(0.01)
+    r = await check()
+    assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+    again = await check()  # new workers start
+    assert again.status_code == 200, again.text
+    assert workers.pids() and pid not in workers.pids()
+
+
+def _priced(_rules: Any, table: list[str], **_kwargs: Any) -> Json:
+    """A check job whose cost is its table's: ``[5H 6H 7H]`` nothing, any other 0.01 s."""
+    if table != ["[5H 6H 7H]"]:
+        start = time.thread_time()
+        while time.thread_time() - start < 0.01:
+            pass
+    return {"priced": True}
+
+
+async def test_checks_are_charged_their_cpu_on_a_budget_of_their_own(
+    server_factory: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web, "check_job", _priced)
+    monkeypatch.setattr(web, "hint_job", lambda *_a, **_k: {"found": False})
+    # 0.019 s of checks, at least 0.0025 s each: 8 cheap checks, or 2 of 0.01 s.
+    server = await server_factory(
+        worker_kind="thread", check_burst=0.019, check_share=1e-6, check_min_charge=0.0025
+    )
+    tid, _mover, _waiter, mj, _wj = await _seated_game(server)
+    url = f"/api/tables/{tid}/check"
+
+    async def judged(address: str, table: list[str], tries: int) -> int:
+        n = 0
+        for _ in range(tries):
+            r = await server.http.post(
+                url, json={"table": table}, headers=_bearer(mj["token"], address)
+            )
+            assert r.status_code in (200, 503), r.text
+            n += r.status_code == 200
+        return n
+
+    assert await judged("10.4.0.1", ["[5H 6H 7H]"], 12) == 8
+    assert await judged("10.4.0.2", ["[5H 6H 7H]", "[9C 9D 9S]"], 6) == 2
+    # The other helpers have their own budget: the spent checks do not refuse a hint.
+    hint = await server.http.post(
+        f"/api/tables/{tid}/hint", json={}, headers=_bearer(mj["token"], "10.4.0.1")
+    )
+    assert hint.status_code == 200 and hint.json() == {"found": False}, hint.text
+
+
+async def test_long_jobs_and_answers_cross_the_worker_pipe_whole(server_factory: Factory) -> None:
+    # Larger than a pipe holds at once, both ways: the job is written from a thread, the
+    # answer read as it comes, and the event loop goes on meanwhile.
+    server = await server_factory(worker_kind="process", workers=1)
+    workers = server.app.state.workers
+    big = bytes(range(256)) * 8192  # 2 MiB
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0)
+            ticks += 1
+
+    ticker = asyncio.create_task(ticking())
+    try:
+        answers = await asyncio.gather(
+            workers.background(bytes.upper, big), workers.run("10.5.0.1", bytes.lower, big)
+        )
+    finally:
+        ticker.cancel()
+    assert list(answers) == [big.upper(), big.lower()]
+    assert ticks > 10
+    assert workers.in_progress == 0

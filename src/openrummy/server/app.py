@@ -28,6 +28,7 @@ from .analysis_api import analysis_router
 from .bus import Bus, NullBus, PostgresBus
 from .errors import ErrorCode, ServiceError
 from .heap import HeapPolicy
+from .policy import AddressBuckets
 from .protocol import (
     PROTOCOL_VERSION,
     ActionMessage,
@@ -49,7 +50,7 @@ from .service import Conn, TableService
 from .settings import Settings
 from .store import Store
 from .web import client_key, install_web
-from .workers import Workers
+from .workers import CHECK, HELPER, Workers
 
 __all__ = ["create_app", "serve"]
 
@@ -172,12 +173,69 @@ class HelperGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST" and _helper_route(scope["path"]):
             client = scope.get("client")
+            path: str = scope["path"]
+            kind = CHECK if path.endswith(("/check", "/submit")) else HELPER
             try:
-                self.workers.admit(client[0] if client else "unknown")
+                self.workers.admit(client[0] if client else "unknown", kind)
             except ServiceError as e:
                 await error_response(e)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class Connections:
+    """The WebSocket connections of each client address: how many are open, and a bucket of
+    new ones (``ws_per_client``, ``ws_connects_per_minute``)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.open: dict[str, int] = {}
+        self.connects = AddressBuckets(
+            rate=settings.ws_connects_per_minute / 60,
+            burst=max(1, int(settings.ws_connects_per_minute)),
+        )
+
+    def admit(self, address: str) -> bool:
+        """Whether a new connection from ``address`` may open (it is then counted)."""
+        if self.settings.limited(address):
+            if self.open.get(address, 0) >= self.settings.ws_per_client:
+                return False
+            if not self.connects.take(address):
+                return False
+        self.open[address] = self.open.get(address, 0) + 1
+        return True
+
+    def closed(self, address: str) -> None:
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+class ConnectionGate:
+    """Refuse a WebSocket from an address over its limits (:class:`Connections`) before it
+    is accepted or routed (HTTP 403): a refusal costs the event loop the handshake's
+    parsing only, and one address cannot multiply the connection's message rate by
+    opening more connections."""
+
+    def __init__(self, app: ASGIApp, connections: Connections) -> None:
+        self.app = app
+        self.connections = connections
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = client[0] if client else "unknown"
+        if not self.connections.admit(address):
+            await send({"type": "websocket.close", "code": 1008, "reason": "too many connections"})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.connections.closed(address)
 
 
 def _redact(url: str) -> str:
@@ -226,6 +284,8 @@ def create_app(settings: Settings | None = None, *, manage_heap: bool = False) -
     app.state.workers = workers
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(HelperGate, workers=workers)
+    app.state.connections = connections = Connections(settings)
+    app.add_middleware(ConnectionGate, connections=connections)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -387,6 +447,7 @@ async def _writer(websocket: WebSocket, conn: Conn) -> None:
         while True:
             text = await conn.queue.get()
             await websocket.send_text(text)
+            conn.queue.task_done()
 
 
 async def _reader(
@@ -437,6 +498,21 @@ async def _reader(
             await _dispatch(conn, message, service, table_id, reply_to)
         except ServiceError as e:
             conn.error(e.code, e.message, reply_to, e.why)
+            if isinstance(message, HelloMessage) and e.code in _FAILED_HELLO:
+                conn.failed_hellos += 1
+                if (
+                    conn.failed_hellos >= settings.hello_failures_per_connection
+                    and settings.limited(conn.address)
+                ):
+                    # The refusal is sent first, then the connection closes.
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(conn.queue.join(), 5)
+                    await _close(websocket, 1008, "too many failed hellos")
+                    return
+
+
+_FAILED_HELLO = (ErrorCode.BAD_TOKEN, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
+"""Hellos that count against ``hello_failures_per_connection``."""
 
 
 async def _dispatch(

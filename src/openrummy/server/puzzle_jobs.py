@@ -61,6 +61,9 @@ def judge_job(
     from openrummy.games.commit import commit_violations
     from openrummy.games.judge import check_table
 
+    from .jobs import rules_of
+
+    rules = rules_of(rules)
     start = [Meld.parse(m) for m in before]
     cards = [Card.parse(c) for c in hand]
     checked = check_table(rules, table, opened=True, hand_only=hand_only, retrievals=retrievals)

@@ -52,7 +52,7 @@ from openrummy.puzzles.glicko2 import Rating, update
 from openrummy.rules import IndianRules, find_preset
 
 from .errors import ErrorCode, ServiceError
-from .jobs import hand_job
+from .jobs import hand_job, pack_rules
 from .policy import AddressBuckets
 from .protocol import NameText, _Strict, check_name, error_answers
 from .puzzle_jobs import answer_job, judge_job, steps_job
@@ -417,14 +417,20 @@ def _indian(p: Puzzle) -> IndianRules:
     return rules
 
 
+@functools.lru_cache(maxsize=32)
+def _packed(preset: str) -> bytes:
+    """A preset's rules pickled once for the worker jobs (not on the event loop per check)."""
+    return pack_rules(find_preset(preset))
+
+
 async def _judge(request: Request, p: Puzzle, req: CheckRequest) -> dict[str, Any]:
     _place_all(p)
     rules = find_preset(p.game)
     _check_fits(rules, req)
-    result: dict[str, Any] = await _workers(request).run(
+    result: dict[str, Any] = await _workers(request).run_check(
         client_key(request),
         judge_job,
-        rules,
+        _packed(p.game),
         [str(m) for m in p.table],
         [str(c) for c in p.hand],
         list(req.table),

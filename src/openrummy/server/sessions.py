@@ -45,6 +45,8 @@ class Conn:
         self.seen: OrderedDict[str | int, None] = OrderedDict()
         self._close = close
         self.closed = False
+        self.failed_hellos = 0
+        """Hellos of this connection that failed (``hello_failures_per_connection``)."""
 
     def push(self, text: str) -> None:
         if self.closed:

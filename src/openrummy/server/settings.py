@@ -109,9 +109,9 @@ class Settings:
     """Helper requests in progress at once, server-wide (running or waiting for a worker);
     beyond it a request is answered ``busy`` (503) at once."""
     worker_share: float = 0.1
-    """Seconds of worker CPU one client address may use per second, sustained; a client past
-    its budget is answered ``busy`` until it has saved up again. A person's page judges the
-    table 120 ms after each change: two a second sustained, with the burst for a flurry."""
+    """Seconds of worker CPU one client address may use per second for the helpers other
+    than table checks (hints, Indian hands, puzzle answers), sustained; a client past its
+    budget is answered ``busy`` until it has saved up again (a hint may take a second)."""
     worker_burst: float = 2.0
     """Seconds of worker CPU one client address may use at once."""
     worker_min_charge: float = 0.05
@@ -119,6 +119,17 @@ class Settings:
     cheap requests sent back to back still cost the event loop their parsing and dispatch,
     so one address may send at most ``worker_share / worker_min_charge`` a second
     sustained (2 at the defaults)."""
+    check_share: float = 0.005
+    """Seconds of worker CPU one client address may use per second for table checks
+    (``/check`` of a table or a puzzle, a puzzle's ``/submit``), sustained. A check of a
+    table in play costs 0.3-1 ms and is charged ``check_min_charge``: two a second; the
+    costliest table a deck allows (26 melds, every joker open: about 5 ms) one a second."""
+    check_burst: float = 0.1
+    """Seconds of worker CPU one client address may use at once for table checks (40 checks
+    of a table in play, 20 of the costliest)."""
+    check_min_charge: float = 0.0025
+    """Seconds of the check budget each check costs at least, however little CPU it took
+    (its parsing and dispatch cost the event loop too)."""
     worker_per_client: int = 2
     """Helper requests of one client address in progress at once."""
     worker_nice: int = 10
@@ -150,6 +161,17 @@ class Settings:
     """Failed hellos (a token that holds no seat, a table that does not exist) one address may
     send per minute (bursts of as many); beyond it a hello with a token, or for a table not in
     memory, is answered ``rate_limited`` without looking."""
+    hello_failures_per_connection: int = 3
+    """Failed hellos one WebSocket connection may send; the next closes it (1008): a page
+    whose token holds no seat does not try again on the same connection, and an address
+    that guesses tokens then pays for a new connection, whose rate is limited too."""
+    ws_per_client: int = 32
+    """WebSocket connections one address may hold open at once (one per table a person
+    follows, a few more behind a shared address); beyond it a new one is refused before
+    it is accepted (HTTP 403)."""
+    ws_connects_per_minute: float = 30.0
+    """New WebSocket connections one address may open per minute (bursts of as many);
+    beyond it a new one is refused before it is accepted (HTTP 403)."""
     tables_per_hour: float = 60.0
     """Tables one address may create per hour, sustained."""
     tables_burst: int = 20

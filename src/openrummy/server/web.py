@@ -51,7 +51,7 @@ from .errors import ErrorCode, ServiceError
 from .jobs import check_job, deck_counts_of, hand_job, hint_job, over_deck, table_cards
 from .protocol import CreateTable, JoinRequest, SeatSpec, StartRequest, error_answers
 from .service import Live, TableService, hash_token
-from .workers import Workers
+from .workers import CHECK, Workers
 
 __all__ = ["install_web", "web_dir"]
 
@@ -392,7 +392,7 @@ def _router() -> APIRouter:
             )
         _check_fits(live.rules, req)
         # Refuse over budget before the position is taken.
-        _workers(request).admit(client_key(request))
+        _workers(request).admit(client_key(request), CHECK)
         match = live.match
         game = match.game
         local = match.seats.index(seat) if seat in match.seats else None
@@ -401,7 +401,7 @@ def _router() -> APIRouter:
         my_turn = (
             local is not None and game.current == local and ActionKind.PLAY in game.legal_kinds()
         )
-        return await _workers(request).run(
+        return await _workers(request).run_check(
             client_key(request),
             check_job,
             live.packed_rules,
