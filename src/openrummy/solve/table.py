@@ -948,6 +948,8 @@ def _keep_greedy(
 
     L, M = solver.spec.min_len, solver.spec.min_nat
     Item = tuple[int, int, bool, bool]
+    # the lengths of the old runs: only a piece of such a length can be one
+    run_lens = {len(melds[i]) for i, key in enumerate(keys) if key is not None and key[0]}
 
     def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
@@ -963,7 +965,9 @@ def _keep_greedy(
                 if best[i] < 0:
                     continue
                 seg = items[i:j]
-                if free.get(_meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])):
+                if j - i in run_lens and free.get(
+                    _meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])
+                ):
                     got = best[i] + 1
                 elif j - i >= L and sum(not jk for _s, _r, jk, _t in seg) >= M:
                     got = best[i]
@@ -1010,19 +1014,38 @@ def _keep_greedy(
     play = absorb(found.melds)  # an optimal play of the table without the kept melds
     bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
     budget = solver.settings.keep_budget
-    # per meld of the play (by identity; the meld is held so that its id stays its own):
-    # the cells of its naturals and its number of jokers
-    seen: dict[int, tuple[list[tuple[int, int]], int, list[Item]]] = {}
+    # The play, indexed (again after each repair): per meld the cells of its naturals and
+    # its number of jokers; the melds holding a natural of each cell and of each rank, and
+    # those holding jokers. Opening melds (the hand's own) are in none of these lists.
+    nats: list[list[tuple[int, int]]] = []
+    jokers: list[int] = []
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    by_rank: list[list[int]] = [[] for _ in range(13)]
+    with_jokers: list[int] = []
 
-    def held(its: list[Item]) -> tuple[list[tuple[int, int]], int]:
-        got = seen.get(id(its))
-        if got is None:
-            got = seen[id(its)] = (
-                [(s, r - 1) for s, r, j, _t in its if not j],
-                sum(j for _s, _r, j, _t in its),
-                its,
-            )
-        return got[0], got[1]
+    def index() -> None:
+        nats.clear()
+        jokers.clear()
+        by_cell.clear()
+        with_jokers.clear()
+        for row in by_rank:
+            row.clear()
+        for k, (_r, its) in enumerate(play):
+            nat = [(s, r - 1) for s, r, j, _t in its if not j]
+            nj = len(its) - len(nat)
+            nats.append(nat)
+            jokers.append(nj)
+            if its[0][3]:
+                continue  # an opening meld is the hand's own
+            for c in nat:
+                at = by_cell.setdefault(c, [])
+                if not at or at[-1] != k:
+                    at.append(k)
+                at = by_rank[c[1]]
+                if not at or at[-1] != k:
+                    at.append(k)
+            if nj:
+                with_jokers.append(k)
 
     def repair(i: int, wide: bool) -> None:
         """Keep meld ``i`` if the melds of ``play`` that hold its cards (with ``wide``,
@@ -1031,36 +1054,35 @@ def _keep_greedy(
         nonlocal play
         mt, mj = cards[i]
         mine = cells[i]
+        # only melds holding one of its cells (or jokers, if it has some) can give them
+        cand: set[int] = set()
+        for c in mine:
+            cand.update(by_cell.get(c, ()))
+        if mj:
+            cand.update(with_jokers)
         t = [[0] * 13 for _ in range(4)]
         tj = -mj
         chosen: list[int] = []
-        for k, (_r, its) in enumerate(play):
-            if its[0][3]:
-                continue  # an opening meld is the hand's own
-            nat, jokers = held(its)
+        for k in sorted(cand):
+            nat, nj = nats[k], jokers[k]
             # taken while it holds a card still missing (the smaller the rest, the
             # cheaper its question)
-            if (tj < 0 and jokers) or any(
-                c in mine and t[c[0]][c[1]] < mt[c[0]][c[1]] for c in nat
-            ):
+            if (tj < 0 and nj) or any(c in mine and t[c[0]][c[1]] < mt[c[0]][c[1]] for c in nat):
                 chosen.append(k)
-                tj += jokers
+                tj += nj
                 for s, r in nat:
                     t[s][r] += 1
         if tj < 0 or any(t[s][r] < mt[s][r] for s, r in mine):
             return  # the play holds meld i's cards elsewhere (as a joker's role)
         if wide:
-            near = {
-                (r + d) % 13 for k in chosen for _s, r in held(play[k][1])[0] for d in (-1, 0, 1)
-            }
-            taken = set(chosen)
-            for k, (_r, its) in enumerate(play):
-                nat, jokers = held(its)
-                if k not in taken and not its[0][3] and any(r in near for _s, r in nat):
-                    chosen.append(k)
-                    tj += jokers
-                    for s, r in nat:
-                        t[s][r] += 1
+            near = {(r + d) % 13 for k in chosen for _s, r in nats[k] for d in (-1, 0, 1)}
+            more = {k for r in near for k in by_rank[r]}
+            more.difference_update(chosen)
+            for k in more:
+                chosen.append(k)
+                tj += jokers[k]
+                for s, r in nats[k]:
+                    t[s][r] += 1
         for s, r in mine:
             t[s][r] -= mt[s][r]
         made: list[tuple[bool, list[Item]]] = []
@@ -1081,7 +1103,9 @@ def _keep_greedy(
         gone = set(chosen)
         # the melds left as they were hold no old meld still free (absorbed before)
         play = [m for k, m in enumerate(play) if k not in gone] + absorb(made)
+        index()
 
+    index()
     for wide in (False, True):
         for i in range(len(melds)):
             key = keys[i]
