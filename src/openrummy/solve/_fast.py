@@ -920,6 +920,16 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
     needc = np.zeros((13, 4), np.int64)
+    # scratch arrays of the loop below, cleared per rank (allocated once: a small
+    # problem's set-up is mostly allocations otherwise)
+    picked = np.zeros((13, 4), np.bool_)
+    used_s = np.zeros(4, np.bool_)
+    used_r = np.zeros(13, np.bool_)
+    ki = np.zeros(64, np.int64)  # picked hand copies: at most 4 cells of 15 copies
+    kv = np.zeros(64, np.int64)
+    knap = np.zeros(jm + 1, np.int64)  # best weight of picked hand copies per jokers
+    after = np.zeros(jm + 1, np.int64)
+    here = np.zeros((4, jm + 1), np.int64)
     for pos in range(13):
         # jokers each card needs at ranks after pos
         for p in range(pos, 13):
@@ -947,12 +957,10 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
         # pos, neediest first (table cells first: they must be placed); their hand copies
         # share the jokers left over from the table's (a small knapsack), every other
         # hand card counts if it could be placed with the jokers left on its own.
-        picked = np.zeros((13, 4), np.bool_)
-        used_s = np.zeros(4, np.bool_)
-        used_r = np.zeros(13, np.bool_)
+        picked[:] = False
+        used_s[:] = False
+        used_r[:] = False
         mand = 0
-        ki = np.zeros(64, np.int64)  # picked hand copies: at most 4 cells of 15 copies
-        kv = np.zeros(64, np.int64)
         nk = 0
         for want in range(jm, 0, -1):
             for tab in range(2):
@@ -970,13 +978,13 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
                             ki[nk] = want
                             kv[nk] = wt[p, s]
                             nk += 1
-        knap = np.zeros(jm + 1, np.int64)  # best weight of picked hand copies per jokers
+        knap[:] = 0
         for i in range(nk):
             for k in range(jm, ki[i] - 1, -1):
                 if knap[k - ki[i]] + kv[i] > knap[k]:
                     knap[k] = knap[k - ki[i]] + kv[i]
-        after = np.zeros(jm + 1, np.int64)
-        here = np.zeros((4, jm + 1), np.int64)
+        after[:] = 0
+        here[:] = 0
         for p in range(pos, 13):
             for s in range(4):
                 need = needc[p, s]

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import pairwise
+from itertools import count, pairwise
 from typing import Any
 
 from openrummy._memo import by_identity
@@ -308,19 +308,35 @@ class _Solver:
         spec = self.spec
         jm = tj + self.hj
         L, M = spec.min_len, spec.min_nat
-        if spec.set_max >= 3 and jm >= 2 and M <= 1:
+        sets = spec.set_max >= 3
+        if sets and jm >= 2 and M <= 1:
             return False  # two jokers make a set with any card
-        cyc = spec.ace == WRAP
-        av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
-        for r in range(13):
-            here = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0)
-            for s in range(4):
-                if not t[s][r]:
+        # per suit, the ranks present (table or hand) as a bit mask
+        present = [0, 0, 0, 0]
+        for s in range(4):
+            ts, hs = t[s], h[s]
+            bits = 0
+            for r in range(13):
+                if ts[r] or hs[r]:
+                    bits |= 1 << r
+            present[s] = bits
+        windows = _windows(spec.ace, L, L if M <= 1 else 13)
+        for s in range(4):
+            ts = t[s]
+            for r in range(13):
+                if not ts[r]:
                     continue
-                others = here - 1
-                if spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M:
-                    continue
-                if not self._run_through(av[s], r, L, M, jm, cyc):
+                if sets:
+                    others = sum(p >> r & 1 for p in present) - 1
+                    if others + jm >= 2 and 1 + min(others, 3) >= M:
+                        continue
+                # a run window through it (see :meth:`_run_through`)
+                row = present[s]
+                for ln, mask in windows[r]:
+                    nat = (row & mask).bit_count()
+                    if ln - nat <= jm and nat >= M:
+                        break
+                else:
                     return True
         return False
 
@@ -939,7 +955,7 @@ def _keep_greedy(
     """
     keys = [_table_key(m) for m in melds]
     cards = [_counts(m.cards) for m in melds]
-    cells = [{(s, r) for s in range(4) for r in range(13) if mt[s][r]} for mt, _mj in cards]
+    cells = [{(int(c.suit), c.rank - 1) for c in m.cards if c.suit is not None} for m in melds]
     kept: list[int] = []
     free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
     for i, key in enumerate(keys):
@@ -960,16 +976,18 @@ def _keep_greedy(
         best: list[int] = [-1] * (n + 1)
         cut: list[int] = [0] * (n + 1)
         best[0] = 0
+        nat = [0] * (n + 1)  # naturals among the first k items
+        for k, it in enumerate(items):
+            nat[k + 1] = nat[k] + (not it[2])
         for j in range(1, n + 1):
             for i in range(j):
                 if best[i] < 0:
                     continue
-                seg = items[i:j]
                 if j - i in run_lens and free.get(
-                    _meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])
+                    _meld_key(True, [(s, r, jk) for s, r, jk, _t in items[i:j]])
                 ):
                     got = best[i] + 1
-                elif j - i >= L and sum(not jk for _s, _r, jk, _t in seg) >= M:
+                elif j - i >= L and nat[j] - nat[i] >= M:
                     got = best[i]
                 else:
                     continue
@@ -1011,47 +1029,48 @@ def _keep_greedy(
                         rest.append((True, piece))
         return rest
 
-    play = absorb(found.melds)  # an optimal play of the table without the kept melds
     bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
     budget = solver.settings.keep_budget
-    # The play, indexed (again after each repair): per meld the cells of its naturals and
-    # its number of jokers; the melds holding a natural of each cell and of each rank, and
-    # those holding jokers. Opening melds (the hand's own) are in none of these lists.
-    nats: list[list[tuple[int, int]]] = []
-    jokers: list[int] = []
-    by_cell: dict[tuple[int, int], list[int]] = {}
-    by_rank: list[list[int]] = [[] for _ in range(13)]
-    with_jokers: list[int] = []
+    # An optimal play of the table without the kept melds, by id (in play order: ids
+    # grow), indexed: per meld the cells of its naturals and its number of jokers; the
+    # melds holding a natural of each cell and of each rank, and those holding jokers.
+    # Opening melds (the hand's own) are in none of these sets.
+    play: dict[int, tuple[bool, list[Item]]] = {}
+    nats: dict[int, list[tuple[int, int]]] = {}
+    jokers: dict[int, int] = {}
+    by_cell: dict[tuple[int, int], set[int]] = {}
+    by_rank: list[set[int]] = [set() for _ in range(13)]
+    with_jokers: set[int] = set()
 
-    def index() -> None:
-        nats.clear()
-        jokers.clear()
-        by_cell.clear()
-        with_jokers.clear()
-        for row in by_rank:
-            row.clear()
-        for k, (_r, its) in enumerate(play):
-            nat = [(s, r - 1) for s, r, j, _t in its if not j]
-            nj = len(its) - len(nat)
-            nats.append(nat)
-            jokers.append(nj)
+    ids = count()
+
+    def add(melds: list[tuple[bool, list[Item]]]) -> None:
+        for m in melds:
+            k = next(ids)
+            its = m[1]
+            play[k] = m
+            nat = nats[k] = [(s, r - 1) for s, r, j, _t in its if not j]
+            nj = jokers[k] = len(its) - len(nat)
             if its[0][3]:
                 continue  # an opening meld is the hand's own
             for c in nat:
-                at = by_cell.setdefault(c, [])
-                if not at or at[-1] != k:
-                    at.append(k)
-                at = by_rank[c[1]]
-                if not at or at[-1] != k:
-                    at.append(k)
+                by_cell.setdefault(c, set()).add(k)
+                by_rank[c[1]].add(k)
             if nj:
-                with_jokers.append(k)
+                with_jokers.add(k)
+
+    def drop(k: int) -> None:
+        del play[k]
+        jokers.pop(k)
+        for c in nats.pop(k):
+            by_cell[c].discard(k)
+            by_rank[c[1]].discard(k)
+        with_jokers.discard(k)
 
     def repair(i: int, wide: bool) -> None:
         """Keep meld ``i`` if the melds of ``play`` that hold its cards (with ``wide``,
         also those with a card of a rank next to theirs) can give them up: the rest of
         their cards, every one placed, in valid melds."""
-        nonlocal play
         mt, mj = cards[i]
         mine = cells[i]
         # only melds holding one of its cells (or jokers, if it has some) can give them
@@ -1076,7 +1095,9 @@ def _keep_greedy(
             return  # the play holds meld i's cards elsewhere (as a joker's role)
         if wide:
             near = {(r + d) % 13 for k in chosen for _s, r in nats[k] for d in (-1, 0, 1)}
-            more = {k for r in near for k in by_rank[r]}
+            more: set[int] = set()
+            for r in near:
+                more.update(by_rank[r])
             more.difference_update(chosen)
             for k in more:
                 chosen.append(k)
@@ -1100,18 +1121,18 @@ def _keep_greedy(
         assert key is not None
         kept.append(i)
         free[key].remove(i)
-        gone = set(chosen)
         # the melds left as they were hold no old meld still free (absorbed before)
-        play = [m for k, m in enumerate(play) if k not in gone] + absorb(made)
-        index()
+        for k in chosen:
+            drop(k)
+        add(absorb(made))
 
-    index()
+    add(absorb(found.melds))
     for wide in (False, True):
         for i in range(len(melds)):
             key = keys[i]
             if key is not None and i in free.get(key, ()):
                 repair(i, wide)
-    return sorted(kept), CoreResult(found.score, play)
+    return sorted(kept), CoreResult(found.score, list(play.values()))
 
 
 def can_arrange(
