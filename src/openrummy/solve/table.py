@@ -313,12 +313,14 @@ class _Solver:
             return False  # two jokers make a set with any card
         # per suit, the ranks present (table or hand) as a bit mask
         present = [0, 0, 0, 0]
+        here = [0] * 13  # suits present per rank
         for s in range(4):
             ts, hs = t[s], h[s]
             bits = 0
             for r in range(13):
                 if ts[r] or hs[r]:
                     bits |= 1 << r
+                    here[r] += 1
             present[s] = bits
         windows = _windows(spec.ace, L, L if M <= 1 else 13)
         for s in range(4):
@@ -327,7 +329,7 @@ class _Solver:
                 if not ts[r]:
                     continue
                 if sets:
-                    others = sum(p >> r & 1 for p in present) - 1
+                    others = here[r] - 1
                     if others + jm >= 2 and 1 + min(others, 3) >= M:
                         continue
                 # a run window through it (see :meth:`_run_through`)
@@ -964,8 +966,13 @@ def _keep_greedy(
 
     L, M = solver.spec.min_len, solver.spec.min_nat
     Item = tuple[int, int, bool, bool]
-    # the lengths of the old runs: only a piece of such a length can be one
-    run_lens = {len(melds[i]) for i, key in enumerate(keys) if key is not None and key[0]}
+    # the old runs' length, suit, sum of ranks and jokers: only a piece with the same can
+    # be one (a cheap test before its key is built)
+    run_sigs = {
+        (len(key) - 1, key[1][0], sum(it[1] for it in key[1:]), sum(it[2] for it in key[1:]))
+        for key in keys
+        if key is not None and key[0]
+    }
 
     def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
@@ -977,13 +984,17 @@ def _keep_greedy(
         cut: list[int] = [0] * (n + 1)
         best[0] = 0
         nat = [0] * (n + 1)  # naturals among the first k items
+        ranks = [0] * (n + 1)  # the sum of their ranks
         for k, it in enumerate(items):
             nat[k + 1] = nat[k] + (not it[2])
+            ranks[k + 1] = ranks[k] + it[1]
+        suit = items[0][0] if items else 0
         for j in range(1, n + 1):
             for i in range(j):
                 if best[i] < 0:
                     continue
-                if j - i in run_lens and free.get(
+                sig = (j - i, suit, ranks[j] - ranks[i], j - i - nat[j] + nat[i])
+                if sig in run_sigs and free.get(
                     _meld_key(True, [(s, r, jk) for s, r, jk, _t in items[i:j]])
                 ):
                     got = best[i] + 1
@@ -1014,7 +1025,7 @@ def _keep_greedy(
         returns the rest of the play."""
         rest: list[tuple[bool, list[Item]]] = []
         for is_run, items in play:
-            if any(t for *_x, t in items):  # an opening meld is the hand's own
+            if items[0][3]:  # an opening meld is the hand's own (tagged whole)
                 rest.append((is_run, items))
             elif not is_run:
                 if not take(_meld_key(False, [(s, r, j) for s, r, j, _t in items])):
@@ -1086,7 +1097,13 @@ def _keep_greedy(
             nat, nj = nats[k], jokers[k]
             # taken while it holds a card still missing (the smaller the rest, the
             # cheaper its question)
-            if (tj < 0 and nj) or any(c in mine and t[c[0]][c[1]] < mt[c[0]][c[1]] for c in nat):
+            take_it = tj < 0 and nj > 0
+            if not take_it:
+                for s, r in nat:
+                    if (s, r) in mine and t[s][r] < mt[s][r]:
+                        take_it = True
+                        break
+            if take_it:
                 chosen.append(k)
                 tj += nj
                 for s, r in nat:
