@@ -968,11 +968,11 @@ def _keep_greedy(
     Item = tuple[int, int, bool, bool]
     # the old runs' length, suit, sum of ranks and jokers: only a piece with the same can
     # be one (a cheap test before its key is built)
-    run_sigs = {
-        (len(key) - 1, key[1][0], sum(it[1] for it in key[1:]), sum(it[2] for it in key[1:]))
-        for key in keys
-        if key is not None and key[0]
-    }
+    run_sigs: set[tuple[int, int, int, int]] = set()
+    for m, key in zip(melds, keys, strict=True):
+        if key is not None and key[0]:
+            ids = [it.identity for it in m.items]
+            run_sigs.add((len(ids), int(ids[0].suit or 0), sum(c.rank for c in ids), m.jokers))
 
     def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
