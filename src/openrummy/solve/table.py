@@ -971,8 +971,9 @@ def _keep_greedy(
     run_sigs: set[tuple[int, int, int, int]] = set()
     for m, key in zip(melds, keys, strict=True):
         if key is not None and key[0]:
-            ids = [it.identity for it in m.items]
-            run_sigs.add((len(ids), int(ids[0].suit or 0), sum(c.rank for c in ids), m.jokers))
+            idents = [it.identity for it in m.items]
+            sig = (len(idents), int(idents[0].suit or 0), sum(c.rank for c in idents), m.jokers)
+            run_sigs.add(sig)
 
     def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
