@@ -29,7 +29,7 @@ up.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import count, pairwise
@@ -119,6 +119,12 @@ def _norm_card(card: Card, tiles: bool) -> Card:
     if card.suit is None:
         return JOKER
     return _naturals(tiles)[int(card.suit)][card.rank - 1]
+
+
+def _norm_cards(cards: Iterable[Card], tiles: bool) -> list[Card]:
+    """:func:`_norm_card` of each card."""
+    nat = _naturals(tiles)
+    return [JOKER if c.suit is None else nat[c.suit][c.rank - 1] for c in cards]
 
 
 def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
@@ -518,9 +524,14 @@ def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[C
     return melds
 
 
-def _kept_count(before: Sequence[Meld], after: Sequence[Meld], rules: ManipulationRules) -> int:
+def _kept_count(
+    before: Sequence[Meld], base: Sequence[Meld], new: Sequence[Meld], rules: ManipulationRules
+) -> int:
+    """How many melds of ``before`` the table ``base`` + ``new`` holds unchanged (``new``:
+    melds of :meth:`_Solver.to_melds`, in normal form already)."""
     mr = rules.meld_rules
-    left = Counter(m.normalized(mr) for m in after)
+    left = Counter(m.normalized(mr) for m in base)
+    left.update(new)
     kept = 0
     for m in before:
         key = m.normalized(mr)
@@ -553,8 +564,8 @@ def best_play(
     """
     tiles = rules.deck.kind is DeckKind.TILES
     melds = _validate_table(rules, table)
-    t_cards = [_norm_card(c, tiles) for c in table_cards(table)]
-    h_cards = [_norm_card(c, tiles) for c in hand]
+    t_cards = _norm_cards(table_cards(table), tiles)
+    h_cards = _norm_cards(hand, tiles)
     _check_supply(rules, t_cards + h_cards)
 
     o = rules.opening
@@ -644,7 +655,7 @@ def best_play(
         hand=hand_after,
         count=count,
         value=value,
-        kept=_kept_count(melds, after, rules),
+        kept=_kept_count(melds, base, after[len(base) :], rules),
         opening=opening,
         before=tuple(melds),
     )
@@ -655,11 +666,12 @@ def can_place(
     table: Sequence[Meld],
     hand: Sequence[Card],
     *,
+    at_least: int = 1,
     settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> bool:
-    """True when a player who has opened can place at least one hand card on ``table``:
-    exactly ``best_play(rules, table, hand).count > 0``, answered by one question of the
-    search ("is one card reachable?") without building melds.
+    """True when a player who has opened can place at least ``at_least`` hand cards on
+    ``table``: exactly ``best_play(rules, table, hand).count >= at_least``, answered by one
+    question of the search ("are that many cards reachable?") without building melds.
 
     With ``joker.mobility = ONLY_VIA_REPLACEMENT`` (melds the solver leaves as they are)
     :func:`best_play` answers. Raises as :func:`best_play` does.
@@ -667,12 +679,12 @@ def can_place(
     tiles = rules.deck.kind is DeckKind.TILES
     melds = _validate_table(rules, table)
     if _frozen(rules, melds):
-        return best_play(rules, melds, hand, keep_melds=False, settings=settings).count > 0
-    t_cards = [_norm_card(c, tiles) for c in table_cards(melds)]
-    h_cards = [_norm_card(c, tiles) for c in hand]
+        return best_play(rules, melds, hand, keep_melds=False, settings=settings).count >= at_least
+    t_cards = _norm_cards(table_cards(melds), tiles)
+    h_cards = _norm_cards(hand, tiles)
     _check_supply(rules, t_cards + h_cards)
     solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
-    return solver.solve(t_cards, melds=False, target=solver.big).score != NEG
+    return solver.solve(t_cards, melds=False, target=at_least * solver.big).score != NEG
 
 
 def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = None) -> bool:
@@ -881,9 +893,15 @@ def _within(cards: Counter[Card], meld: Meld) -> bool:
 
 
 def _meld_order(m: Meld) -> tuple[tuple[int, int], int, tuple[tuple[tuple[int, int], bool], ...]]:
-    first = m.items[0].identity if m.items else Card(0, None)
-    rest = tuple((it.identity.sort_key(), it.card.is_joker) for it in m.items)
-    return (first.sort_key(), -len(m), rest)
+    # (Card.sort_key of each identity, inlined: the new melds of every play are sorted)
+    rest = tuple(
+        (
+            (4, 0) if (c := it.identity).suit is None else (int(c.suit), c.rank),
+            it.card.suit is None,
+        )
+        for it in m.items
+    )
+    return (rest[0][0] if rest else (4, 0), -len(rest), rest)
 
 
 def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
@@ -896,18 +914,11 @@ def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
 
 def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
     """The cards of ``after`` that were not on the table (the table's must all be there)."""
-    left = Counter(table)
-    placed: list[Card] = []
-    for m in after:
-        for it in m.items:
-            card = it.card
-            if left[card] > 0:
-                left[card] -= 1
-            else:
-                placed.append(card)
-    if any(left.values()):
+    extra = Counter(it.card for m in after for it in m.items)
+    extra.subtract(table)
+    if min(extra.values(), default=0) < 0:
         raise AssertionError("a table card went missing")
-    return placed
+    return list(extra.elements())
 
 
 _MeldKey = tuple[object, ...]
