@@ -31,14 +31,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from itertools import count, pairwise
 from typing import Any
 
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import ConfigError, InvalidMeldError
-from openrummy.melds import AceMode, Meld, MeldItem
+from openrummy.melds import AceMode, Meld, MeldItem, MeldRules
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
 from openrummy.solve import compiled
@@ -471,13 +471,21 @@ class _Solver:
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""
         rules = self.rules.meld_rules
+        tiles = self.tiles
         out: list[tuple[Meld, bool]] = []
-        made = _items(self.tiles)
         for _is_run, items in res.melds:
             tag = any(t for _s, _r, _j, t in items)
-            meld = Meld(tuple(made[joker][s][r - 1] for s, r, joker, _t in items))
-            out.append((meld.normalized(rules), tag))
+            key = tuple((s, r, joker) for s, r, joker, _t in items)
+            out.append((_core_meld(key, tiles, rules), tag))
         return out
+
+
+@lru_cache(maxsize=16_384)
+def _core_meld(items: tuple[tuple[int, int, bool], ...], tiles: bool, rules: MeldRules) -> Meld:
+    """A core meld ((suit, rank, is a joker) per item) as a :class:`Meld` in normal form:
+    the same melds come back in play after play."""
+    made = _items(tiles)
+    return Meld(tuple(made[joker][s][r - 1] for s, r, joker in items)).normalized(rules)
 
 
 def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]) -> list[Meld]:
@@ -892,6 +900,7 @@ def _within(cards: Counter[Card], meld: Meld) -> bool:
     return all(cards[c] >= n for c, n in Counter(meld.cards).items())
 
 
+@lru_cache(maxsize=16_384)
 def _meld_order(m: Meld) -> tuple[tuple[int, int], int, tuple[tuple[tuple[int, int], bool], ...]]:
     # (Card.sort_key of each identity, inlined: the new melds of every play are sorted)
     rest = tuple(
