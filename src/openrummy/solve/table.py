@@ -498,38 +498,47 @@ def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[C
             if melds:
                 raise InvalidMeldError("the table mixes melds and loose cards")
             continue
-        if any(
-            (it.card.tile != tiles and not it.card.is_joker)
-            or (
-                it.represents is not None
-                and it.represents.tile != tiles
-                and not it.represents.is_joker
-            )
-            for it in m.items
-        ):
-            m = Meld(
-                tuple(
-                    MeldItem(
-                        _norm_card(it.card, tiles),
-                        None if it.represents is None else _norm_card(it.represents, tiles),
-                    )
-                    for it in m.items
-                )
-            )
-        if any(it.represents is None for it in m.items):
-            options = m.assignments(mr)
-            if not options:
-                raise InvalidMeldError(
-                    f"table meld {i + 1} {m}: {m.check(mr) or 'not a valid meld'}"
-                )
-            m = options[0]
-        reason = m.check(mr)
-        if reason is not None:
-            raise InvalidMeldError(f"table meld {i + 1} {m}: {reason}")
-        melds.append(m)
+        got = _checked_meld(m, mr, tiles)
+        if isinstance(got, tuple):
+            bad, why = got
+            raise InvalidMeldError(f"table meld {i + 1} {bad}: {why}")
+        melds.append(m if got is None else got)
     if melds and len(melds) != len(table):
         raise InvalidMeldError("the table mixes melds and loose cards")
     return melds
+
+
+@lru_cache(maxsize=16_384)
+def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str] | None:
+    """One meld of :func:`_validate_table`: None if it stands as it is, else the meld to
+    use instead (cards of this deck, jokers given an identity), or the meld and why it is
+    not valid. Remembered: a game's table holds the same melds turn after turn."""
+    given = m
+    if any(
+        (it.card.tile != tiles and not it.card.is_joker)
+        or (
+            it.represents is not None and it.represents.tile != tiles and not it.represents.is_joker
+        )
+        for it in m.items
+    ):
+        m = Meld(
+            tuple(
+                MeldItem(
+                    _norm_card(it.card, tiles),
+                    None if it.represents is None else _norm_card(it.represents, tiles),
+                )
+                for it in m.items
+            )
+        )
+    if any(it.represents is None for it in m.items):
+        options = m.assignments(mr)
+        if not options:
+            return m, m.check(mr) or "not a valid meld"
+        m = options[0]
+    reason = m.check(mr)
+    if reason is not None:
+        return m, reason
+    return None if m is given else m
 
 
 def _kept_count(
