@@ -1082,6 +1082,10 @@ class _Moves:
 _SHARE_BUDGET = 1 << 17
 """Searches with at most this many states share a move store (:class:`_Moves`); a
 bigger one gets its own, as it could fill a shared one."""
+_SHARE_ROWS = 1 << 17
+"""A shared move store with more rows in use is replaced by a fresh one before the next
+search (so each search has most of a store's room, and a thread keeps a few MB of moves
+per kind)."""
 
 _shared = threading.local()
 """Per thread (a compiled search runs without the GIL): (key -> :class:`_Moves`)."""
@@ -1141,13 +1145,14 @@ class FastSearch:
 
     @staticmethod
     def _shared_moves(key: tuple[int, int, int]) -> _Moves:
-        """This thread's shared move store for ``key``; a fresh one when it is half full
-        (a search of at most ``_SHARE_BUDGET`` states then still has room)."""
+        """This thread's shared move store for ``key``; a fresh one once it holds more than
+        ``_SHARE_ROWS`` moves (a search of at most ``_SHARE_BUDGET`` states then still has
+        room)."""
         table: dict[tuple[int, int, int], _Moves] | None = getattr(_shared, "moves", None)
         if table is None:
             table = _shared.moves = {}
         got = table.get(key)
-        if got is None or got.top > _STORE // 2:
+        if got is None or got.top > _SHARE_ROWS:
             if got is None and len(table) >= 4:
                 table.clear()
             got = table[key] = _Moves(np.empty((_STORE, 3), np.int64))
