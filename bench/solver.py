@@ -30,6 +30,7 @@ installed into the running environment on first use (pass ``--no-install`` to sk
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import importlib.util
 import random
@@ -438,6 +439,10 @@ def main(argv: list[str]) -> int:
     optimum(rules, [c for m in warm.table for c in m.cards], warm.hand)
     if theirs is not None:
         theirs.solve(warm)
+    # what the warm-up loaded (numba's and HiGHS's objects) lives as long as the process:
+    # kept out of the garbage collector's walks, a full collection that lands in a solve
+    # costs what the solve's own garbage costs, not ~50 ms of walking the whole heap
+    gc.freeze()
     rows: dict[tuple[int, str], Row] = {}
     # Ours first on every position, then the reference and theirs on the same positions:
     # each solver is timed in its own steady state. (Interleaved, each paid for the other:
@@ -569,6 +574,10 @@ def run_variants(n: int, install: bool = True, groups: Sequence[str] | None = No
     warm = variant_position(0, warm_rules, 20, 14)
     best_play(warm_rules, warm.table, warm.hand)
     optimum(warm_rules, [c for m in warm.table for c in m.cards], warm.hand)
+    # what the warm-up loaded (numba's and HiGHS's objects) lives as long as the process:
+    # kept out of the garbage collector's walks, a full collection that lands in a solve
+    # costs what the solve's own garbage costs, not ~50 ms of walking the whole heap
+    gc.freeze()
     print(
         f"{'group':>14} {'table':>5} {'n':>3} | {'c+v med':>8} {'c+v p99':>8} | "
         f"{'solve med':>9} {'solve p99':>9} | {'HiGHS med':>9} {'HiGHS max':>9} "

@@ -18,6 +18,7 @@ from helpers.positions import check_play, movable_cards, random_position
 from openrummy import ConfigError, InvalidMeldError, Meld, NotationError
 from openrummy.cards import JOKER, Card, Suit, parse_cards
 from openrummy.solve import BestPlay, SolverSettings, arrange, best_play, can_arrange
+from openrummy.solve.table import can_place
 
 METHODS = {
     "dp": SolverSettings(),
@@ -488,6 +489,16 @@ def test_can_arrange_and_arrange(settings: SolverSettings) -> None:
     assert got == sorted(parse_cards("AS AH AD 2S 3S JK"), key=Card.sort_key)
     with pytest.raises(InvalidMeldError, match="cannot be arranged"):
         arrange(rules, parse_cards("4S 5S"), settings=settings)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_can_place_at_least_is_the_best_count(seed: int) -> None:
+    # one question of the search, "are n hand cards reachable?", for every n around the
+    # optimum: yes exactly up to best_play's count
+    p = random_position(9300 + seed, table_cards=20 + 10 * seed, hand_cards=8)
+    best = best_play(p.rules, p.table, p.hand, keep_melds=False)
+    for n in range(best.count + 2):
+        assert can_place(p.rules, p.table, p.hand, at_least=n) == (n <= best.count), (p.label, n)
 
 
 def test_flat_table_is_arranged_first(settings: SolverSettings) -> None:

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, overload
 from openrummy.cards import JOKER, Card
 from openrummy.errors import RummyError
 from openrummy.melds import Meld
-from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import (
     ManipulationRules,
     MeldOwnership,
@@ -201,7 +200,9 @@ class CandidateMenu(Sequence[Play]):
                 if hand[card] > cards.count(card):
                     return True
         try:
-            return _places_at_least(self._rules, self._table, self._hand, most + 1)
+            from openrummy.solve.table import can_place
+
+            return can_place(self._rules, self._table, self._hand, at_least=most + 1)
         except RummyError:
             return False
 
@@ -287,31 +288,6 @@ def _cannot_open(rules: ManipulationRules, hand: Sequence[Card]) -> bool:
             if total >= o.threshold:
                 return False
     return total < o.threshold
-
-
-def _places_at_least(
-    rules: ManipulationRules, table: Sequence[Meld], hand: Sequence[Card], count: int
-) -> bool:
-    """Whether a player who has opened can place at least ``count`` hand cards on
-    ``table``: one question of the solver's search, as :func:`~openrummy.solve.table.can_place`
-    asks it for one card (``best_play(...).count >= count`` exactly). Raises as it does."""
-    from openrummy.solve._problem import NEG, OPEN_NONE
-    from openrummy.solve.settings import DEFAULT_SETTINGS
-    from openrummy.solve.table import (
-        _check_supply,
-        _norm_card,
-        _Solver,
-        _validate_table,
-        table_cards,
-    )
-
-    tiles = rules.deck.kind is DeckKind.TILES
-    melds = _validate_table(rules, table)
-    t_cards = [_norm_card(c, tiles) for c in table_cards(melds)]
-    h_cards = [_norm_card(c, tiles) for c in hand]
-    _check_supply(rules, t_cards + h_cards)
-    solver = _Solver(rules, h_cards, OPEN_NONE, False, DEFAULT_SETTINGS)
-    return solver.solve(t_cards, melds=False, target=count * solver.big).score != NEG
 
 
 def _exact(rules: ManipulationRules) -> bool:

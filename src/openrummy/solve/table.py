@@ -29,16 +29,16 @@ up.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from itertools import pairwise
+from functools import cache, lru_cache
+from itertools import count, pairwise
 from typing import Any
 
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import ConfigError, InvalidMeldError
-from openrummy.melds import AceMode, Meld, MeldItem
+from openrummy.melds import AceMode, Meld, MeldItem, MeldRules
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
 from openrummy.solve import compiled
@@ -119,6 +119,12 @@ def _norm_card(card: Card, tiles: bool) -> Card:
     if card.suit is None:
         return JOKER
     return _naturals(tiles)[int(card.suit)][card.rank - 1]
+
+
+def _norm_cards(cards: Iterable[Card], tiles: bool) -> list[Card]:
+    """:func:`_norm_card` of each card."""
+    nat = _naturals(tiles)
+    return [JOKER if c.suit is None else nat[c.suit][c.rank - 1] for c in cards]
 
 
 def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
@@ -308,19 +314,37 @@ class _Solver:
         spec = self.spec
         jm = tj + self.hj
         L, M = spec.min_len, spec.min_nat
-        if spec.set_max >= 3 and jm >= 2 and M <= 1:
+        sets = spec.set_max >= 3
+        if sets and jm >= 2 and M <= 1:
             return False  # two jokers make a set with any card
-        cyc = spec.ace == WRAP
-        av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
-        for r in range(13):
-            here = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0)
-            for s in range(4):
-                if not t[s][r]:
+        # per suit, the ranks present (table or hand) as a bit mask
+        present = [0, 0, 0, 0]
+        here = [0] * 13  # suits present per rank
+        for s in range(4):
+            ts, hs = t[s], h[s]
+            bits = 0
+            for r in range(13):
+                if ts[r] or hs[r]:
+                    bits |= 1 << r
+                    here[r] += 1
+            present[s] = bits
+        windows = _windows(spec.ace, L, L if M <= 1 else 13)
+        for s in range(4):
+            ts = t[s]
+            for r in range(13):
+                if not ts[r]:
                     continue
-                others = here - 1
-                if spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M:
-                    continue
-                if not self._run_through(av[s], r, L, M, jm, cyc):
+                if sets:
+                    others = here[r] - 1
+                    if others + jm >= 2 and 1 + min(others, 3) >= M:
+                        continue
+                # a run window through it (see :meth:`_run_through`)
+                row = present[s]
+                for ln, mask in windows[r]:
+                    nat = (row & mask).bit_count()
+                    if ln - nat <= jm and nat >= M:
+                        break
+                else:
                     return True
         return False
 
@@ -447,13 +471,21 @@ class _Solver:
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""
         rules = self.rules.meld_rules
+        tiles = self.tiles
         out: list[tuple[Meld, bool]] = []
-        made = _items(self.tiles)
         for _is_run, items in res.melds:
             tag = any(t for _s, _r, _j, t in items)
-            meld = Meld(tuple(made[joker][s][r - 1] for s, r, joker, _t in items))
-            out.append((meld.normalized(rules), tag))
+            key = tuple((s, r, joker) for s, r, joker, _t in items)
+            out.append((_core_meld(key, tiles, rules), tag))
         return out
+
+
+@lru_cache(maxsize=16_384)
+def _core_meld(items: tuple[tuple[int, int, bool], ...], tiles: bool, rules: MeldRules) -> Meld:
+    """A core meld ((suit, rank, is a joker) per item) as a :class:`Meld` in normal form:
+    the same melds come back in play after play."""
+    made = _items(tiles)
+    return Meld(tuple(made[joker][s][r - 1] for s, r, joker in items)).normalized(rules)
 
 
 def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]) -> list[Meld]:
@@ -466,43 +498,57 @@ def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[C
             if melds:
                 raise InvalidMeldError("the table mixes melds and loose cards")
             continue
-        if any(
-            (it.card.tile != tiles and not it.card.is_joker)
-            or (
-                it.represents is not None
-                and it.represents.tile != tiles
-                and not it.represents.is_joker
-            )
-            for it in m.items
-        ):
-            m = Meld(
-                tuple(
-                    MeldItem(
-                        _norm_card(it.card, tiles),
-                        None if it.represents is None else _norm_card(it.represents, tiles),
-                    )
-                    for it in m.items
-                )
-            )
-        if any(it.represents is None for it in m.items):
-            options = m.assignments(mr)
-            if not options:
-                raise InvalidMeldError(
-                    f"table meld {i + 1} {m}: {m.check(mr) or 'not a valid meld'}"
-                )
-            m = options[0]
-        reason = m.check(mr)
-        if reason is not None:
-            raise InvalidMeldError(f"table meld {i + 1} {m}: {reason}")
-        melds.append(m)
+        got = _checked_meld(m, mr, tiles)
+        if isinstance(got, tuple):
+            bad, why = got
+            raise InvalidMeldError(f"table meld {i + 1} {bad}: {why}")
+        melds.append(m if got is None else got)
     if melds and len(melds) != len(table):
         raise InvalidMeldError("the table mixes melds and loose cards")
     return melds
 
 
-def _kept_count(before: Sequence[Meld], after: Sequence[Meld], rules: ManipulationRules) -> int:
+@lru_cache(maxsize=16_384)
+def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str] | None:
+    """One meld of :func:`_validate_table`: None if it stands as it is, else the meld to
+    use instead (cards of this deck, jokers given an identity), or the meld and why it is
+    not valid. Remembered: a game's table holds the same melds turn after turn."""
+    given = m
+    if any(
+        (it.card.tile != tiles and not it.card.is_joker)
+        or (
+            it.represents is not None and it.represents.tile != tiles and not it.represents.is_joker
+        )
+        for it in m.items
+    ):
+        m = Meld(
+            tuple(
+                MeldItem(
+                    _norm_card(it.card, tiles),
+                    None if it.represents is None else _norm_card(it.represents, tiles),
+                )
+                for it in m.items
+            )
+        )
+    if any(it.represents is None for it in m.items):
+        options = m.assignments(mr)
+        if not options:
+            return m, m.check(mr) or "not a valid meld"
+        m = options[0]
+    reason = m.check(mr)
+    if reason is not None:
+        return m, reason
+    return None if m is given else m
+
+
+def _kept_count(
+    before: Sequence[Meld], base: Sequence[Meld], new: Sequence[Meld], rules: ManipulationRules
+) -> int:
+    """How many melds of ``before`` the table ``base`` + ``new`` holds unchanged (``new``:
+    melds of :meth:`_Solver.to_melds`, in normal form already)."""
     mr = rules.meld_rules
-    left = Counter(m.normalized(mr) for m in after)
+    left = Counter(m.normalized(mr) for m in base)
+    left.update(new)
     kept = 0
     for m in before:
         key = m.normalized(mr)
@@ -535,8 +581,8 @@ def best_play(
     """
     tiles = rules.deck.kind is DeckKind.TILES
     melds = _validate_table(rules, table)
-    t_cards = [_norm_card(c, tiles) for c in table_cards(table)]
-    h_cards = [_norm_card(c, tiles) for c in hand]
+    t_cards = _norm_cards(table_cards(table), tiles)
+    h_cards = _norm_cards(hand, tiles)
     _check_supply(rules, t_cards + h_cards)
 
     o = rules.opening
@@ -626,7 +672,7 @@ def best_play(
         hand=hand_after,
         count=count,
         value=value,
-        kept=_kept_count(melds, after, rules),
+        kept=_kept_count(melds, base, after[len(base) :], rules),
         opening=opening,
         before=tuple(melds),
     )
@@ -637,11 +683,12 @@ def can_place(
     table: Sequence[Meld],
     hand: Sequence[Card],
     *,
+    at_least: int = 1,
     settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> bool:
-    """True when a player who has opened can place at least one hand card on ``table``:
-    exactly ``best_play(rules, table, hand).count > 0``, answered by one question of the
-    search ("is one card reachable?") without building melds.
+    """True when a player who has opened can place at least ``at_least`` hand cards on
+    ``table``: exactly ``best_play(rules, table, hand).count >= at_least``, answered by one
+    question of the search ("are that many cards reachable?") without building melds.
 
     With ``joker.mobility = ONLY_VIA_REPLACEMENT`` (melds the solver leaves as they are)
     :func:`best_play` answers. Raises as :func:`best_play` does.
@@ -649,12 +696,12 @@ def can_place(
     tiles = rules.deck.kind is DeckKind.TILES
     melds = _validate_table(rules, table)
     if _frozen(rules, melds):
-        return best_play(rules, melds, hand, keep_melds=False, settings=settings).count > 0
-    t_cards = [_norm_card(c, tiles) for c in table_cards(melds)]
-    h_cards = [_norm_card(c, tiles) for c in hand]
+        return best_play(rules, melds, hand, keep_melds=False, settings=settings).count >= at_least
+    t_cards = _norm_cards(table_cards(melds), tiles)
+    h_cards = _norm_cards(hand, tiles)
     _check_supply(rules, t_cards + h_cards)
     solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
-    return solver.solve(t_cards, melds=False, target=solver.big).score != NEG
+    return solver.solve(t_cards, melds=False, target=at_least * solver.big).score != NEG
 
 
 def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = None) -> bool:
@@ -871,10 +918,17 @@ def _within(cards: Counter[Card], meld: Meld) -> bool:
     return all(cards[c] >= n for c, n in Counter(meld.cards).items())
 
 
+@lru_cache(maxsize=16_384)
 def _meld_order(m: Meld) -> tuple[tuple[int, int], int, tuple[tuple[tuple[int, int], bool], ...]]:
-    first = m.items[0].identity if m.items else Card(0, None)
-    rest = tuple((it.identity.sort_key(), it.card.is_joker) for it in m.items)
-    return (first.sort_key(), -len(m), rest)
+    # (Card.sort_key of each identity, inlined: the new melds of every play are sorted)
+    rest = tuple(
+        (
+            (4, 0) if (c := it.identity).suit is None else (int(c.suit), c.rank),
+            it.card.suit is None,
+        )
+        for it in m.items
+    )
+    return (rest[0][0] if rest else (4, 0), -len(rest), rest)
 
 
 def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
@@ -887,18 +941,11 @@ def _frozen(rules: ManipulationRules, melds: Sequence[Meld]) -> set[int]:
 
 def _placed(table: Sequence[Card], after: Sequence[Meld]) -> list[Card]:
     """The cards of ``after`` that were not on the table (the table's must all be there)."""
-    left = Counter(table)
-    placed: list[Card] = []
-    for m in after:
-        for it in m.items:
-            card = it.card
-            if left[card] > 0:
-                left[card] -= 1
-            else:
-                placed.append(card)
-    if any(left.values()):
+    extra = Counter(it.card for m in after for it in m.items)
+    extra.subtract(table)
+    if min(extra.values(), default=0) < 0:
         raise AssertionError("a table card went missing")
-    return placed
+    return list(extra.elements())
 
 
 _MeldKey = tuple[object, ...]
@@ -948,7 +995,7 @@ def _keep_greedy(
     """
     keys = [_table_key(m) for m in melds]
     cards = [_counts(m.cards) for m in melds]
-    cells = [{(s, r) for s in range(4) for r in range(13) if mt[s][r]} for mt, _mj in cards]
+    cells = [{(int(c.suit), c.rank - 1) for c in m.cards if c.suit is not None} for m in melds]
     kept: list[int] = []
     free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
     for i, key in enumerate(keys):
@@ -957,6 +1004,14 @@ def _keep_greedy(
 
     L, M = solver.spec.min_len, solver.spec.min_nat
     Item = tuple[int, int, bool, bool]
+    # the old runs' length, suit, sum of ranks and jokers: only a piece with the same can
+    # be one (a cheap test before its key is built)
+    run_sigs: set[tuple[int, int, int, int]] = set()
+    for m, key in zip(melds, keys, strict=True):
+        if key is not None and key[0]:
+            idents = [it.identity for it in m.items]
+            sig = (len(idents), int(idents[0].suit or 0), sum(c.rank for c in idents), m.jokers)
+            run_sigs.add(sig)
 
     def carve(items: list[Item]) -> list[list[Item]] | None:
         """The run ``items`` (in run order) cut into pieces, as many as possible of them
@@ -967,14 +1022,22 @@ def _keep_greedy(
         best: list[int] = [-1] * (n + 1)
         cut: list[int] = [0] * (n + 1)
         best[0] = 0
+        nat = [0] * (n + 1)  # naturals among the first k items
+        ranks = [0] * (n + 1)  # the sum of their ranks
+        for k, it in enumerate(items):
+            nat[k + 1] = nat[k] + (not it[2])
+            ranks[k + 1] = ranks[k] + it[1]
+        suit = items[0][0] if items else 0
         for j in range(1, n + 1):
             for i in range(j):
                 if best[i] < 0:
                     continue
-                seg = items[i:j]
-                if free.get(_meld_key(True, [(s, r, jk) for s, r, jk, _t in seg])):
+                sig = (j - i, suit, ranks[j] - ranks[i], j - i - nat[j] + nat[i])
+                if sig in run_sigs and free.get(
+                    _meld_key(True, [(s, r, jk) for s, r, jk, _t in items[i:j]])
+                ):
                     got = best[i] + 1
-                elif j - i >= L and sum(not jk for _s, _r, jk, _t in seg) >= M:
+                elif j - i >= L and nat[j] - nat[i] >= M:
                     got = best[i]
                 else:
                     continue
@@ -1001,7 +1064,7 @@ def _keep_greedy(
         returns the rest of the play."""
         rest: list[tuple[bool, list[Item]]] = []
         for is_run, items in play:
-            if any(t for *_x, t in items):  # an opening meld is the hand's own
+            if items[0][3]:  # an opening meld is the hand's own (tagged whole)
                 rest.append((is_run, items))
             elif not is_run:
                 if not take(_meld_key(False, [(s, r, j) for s, r, j, _t in items])):
@@ -1016,60 +1079,87 @@ def _keep_greedy(
                         rest.append((True, piece))
         return rest
 
-    play = absorb(found.melds)  # an optimal play of the table without the kept melds
     bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
     budget = solver.settings.keep_budget
-    # per meld of the play (by identity; the meld is held so that its id stays its own):
-    # the cells of its naturals and its number of jokers
-    seen: dict[int, tuple[list[tuple[int, int]], int, list[Item]]] = {}
+    # An optimal play of the table without the kept melds, by id (in play order: ids
+    # grow), indexed: per meld the cells of its naturals and its number of jokers; the
+    # melds holding a natural of each cell and of each rank, and those holding jokers.
+    # Opening melds (the hand's own) are in none of these sets.
+    play: dict[int, tuple[bool, list[Item]]] = {}
+    nats: dict[int, list[tuple[int, int]]] = {}
+    jokers: dict[int, int] = {}
+    by_cell: dict[tuple[int, int], set[int]] = {}
+    by_rank: list[set[int]] = [set() for _ in range(13)]
+    with_jokers: set[int] = set()
 
-    def held(its: list[Item]) -> tuple[list[tuple[int, int]], int]:
-        got = seen.get(id(its))
-        if got is None:
-            got = seen[id(its)] = (
-                [(s, r - 1) for s, r, j, _t in its if not j],
-                sum(j for _s, _r, j, _t in its),
-                its,
-            )
-        return got[0], got[1]
+    ids = count()
+
+    def add(melds: list[tuple[bool, list[Item]]]) -> None:
+        for m in melds:
+            k = next(ids)
+            its = m[1]
+            play[k] = m
+            nat = nats[k] = [(s, r - 1) for s, r, j, _t in its if not j]
+            nj = jokers[k] = len(its) - len(nat)
+            if its[0][3]:
+                continue  # an opening meld is the hand's own
+            for c in nat:
+                by_cell.setdefault(c, set()).add(k)
+                by_rank[c[1]].add(k)
+            if nj:
+                with_jokers.add(k)
+
+    def drop(k: int) -> None:
+        del play[k]
+        jokers.pop(k)
+        for c in nats.pop(k):
+            by_cell[c].discard(k)
+            by_rank[c[1]].discard(k)
+        with_jokers.discard(k)
 
     def repair(i: int, wide: bool) -> None:
         """Keep meld ``i`` if the melds of ``play`` that hold its cards (with ``wide``,
         also those with a card of a rank next to theirs) can give them up: the rest of
         their cards, every one placed, in valid melds."""
-        nonlocal play
         mt, mj = cards[i]
         mine = cells[i]
+        # only melds holding one of its cells (or jokers, if it has some) can give them
+        cand: set[int] = set()
+        for c in mine:
+            cand.update(by_cell.get(c, ()))
+        if mj:
+            cand.update(with_jokers)
         t = [[0] * 13 for _ in range(4)]
         tj = -mj
         chosen: list[int] = []
-        for k, (_r, its) in enumerate(play):
-            if its[0][3]:
-                continue  # an opening meld is the hand's own
-            nat, jokers = held(its)
+        for k in sorted(cand):
+            nat, nj = nats[k], jokers[k]
             # taken while it holds a card still missing (the smaller the rest, the
             # cheaper its question)
-            if (tj < 0 and jokers) or any(
-                c in mine and t[c[0]][c[1]] < mt[c[0]][c[1]] for c in nat
-            ):
+            take_it = tj < 0 and nj > 0
+            if not take_it:
+                for s, r in nat:
+                    if (s, r) in mine and t[s][r] < mt[s][r]:
+                        take_it = True
+                        break
+            if take_it:
                 chosen.append(k)
-                tj += jokers
+                tj += nj
                 for s, r in nat:
                     t[s][r] += 1
         if tj < 0 or any(t[s][r] < mt[s][r] for s, r in mine):
             return  # the play holds meld i's cards elsewhere (as a joker's role)
         if wide:
-            near = {
-                (r + d) % 13 for k in chosen for _s, r in held(play[k][1])[0] for d in (-1, 0, 1)
-            }
-            taken = set(chosen)
-            for k, (_r, its) in enumerate(play):
-                nat, jokers = held(its)
-                if k not in taken and not its[0][3] and any(r in near for _s, r in nat):
-                    chosen.append(k)
-                    tj += jokers
-                    for s, r in nat:
-                        t[s][r] += 1
+            near = {(r + d) % 13 for k in chosen for _s, r in nats[k] for d in (-1, 0, 1)}
+            more: set[int] = set()
+            for r in near:
+                more.update(by_rank[r])
+            more.difference_update(chosen)
+            for k in more:
+                chosen.append(k)
+                tj += jokers[k]
+                for s, r in nats[k]:
+                    t[s][r] += 1
         for s, r in mine:
             t[s][r] -= mt[s][r]
         made: list[tuple[bool, list[Item]]] = []
@@ -1087,16 +1177,18 @@ def _keep_greedy(
         assert key is not None
         kept.append(i)
         free[key].remove(i)
-        gone = set(chosen)
         # the melds left as they were hold no old meld still free (absorbed before)
-        play = [m for k, m in enumerate(play) if k not in gone] + absorb(made)
+        for k in chosen:
+            drop(k)
+        add(absorb(made))
 
+    add(absorb(found.melds))
     for wide in (False, True):
         for i in range(len(melds)):
             key = keys[i]
             if key is not None and i in free.get(key, ()):
                 repair(i, wide)
-    return sorted(kept), CoreResult(found.score, play)
+    return sorted(kept), CoreResult(found.score, list(play.values()))
 
 
 def can_arrange(
