@@ -886,6 +886,23 @@ def solve_core(
             found.score = max(got, search.root_lo())
             found.melds = search.melds()
         return found
+
+    def outside(hi: int) -> CoreResult | int:
+        """Ask the outside bound: the result to return (nothing reachable, or an optimum
+        found on the way), else ``hi`` lowered to the bound."""
+        assert upper is not None
+        bound, exact = upper()
+        if bound == NEG:
+            return CoreResult(NEG, states=search.states)
+        if exact is not None:
+            exact.states = search.states
+            if not want_melds:
+                exact.melds = []
+            return exact
+        if bound is not None:
+            hi = min(hi, bound)
+        return NEG if hi < 0 else hi
+
     lo_known = lower
     hi_known = search.node_ub()
     later = False  # the outside bound not asked yet, to be asked if the descent runs long
@@ -907,18 +924,10 @@ def solve_core(
         else:
             if cut is not None:
                 hi_known = min(cut[1], need - 1)
-            bound, exact = upper()
-            if bound == NEG:
-                return CoreResult(NEG, states=search.states)
-            if exact is not None:
-                exact.states = search.states
-                if not want_melds:
-                    exact.melds = []
-                return exact
-            if bound is not None:
-                hi_known = min(hi_known, bound)
-            if hi_known < 0:
-                hi_known = NEG
+            bounded = outside(hi_known)
+            if isinstance(bounded, CoreResult):
+                return bounded
+            hi_known = bounded
     # Ask "can the rest reach need?" (memo entries keep their bounds between questions),
     # first from above: need = the best the bounds still allow (everything placed, or the
     # outside bound). That is usually the optimum or close to it, and each "no" lowers
@@ -936,7 +945,6 @@ def solve_core(
                 # the first question said no in time, but the proofs below the bound may
                 # be long: once the search has spent as many states in all as the first
                 # question may, the outside bound is asked after all
-                assert upper is not None
                 full_budget = search.budget
                 search.budget = min(full_budget, max(search.upper_after, search.states + 1))
                 cut_short = search.ask(need, False, settings.descent, lo_known)
@@ -947,18 +955,10 @@ def solve_core(
                         _over()
                     hi_known = min(hi_known, search.root_hi())
                     lo_known = max(lo_known, search.root_lo())
-                    bound, exact = upper()
-                    if bound == NEG:
-                        return CoreResult(NEG, states=search.states)
-                    if exact is not None:
-                        exact.states = search.states
-                        if not want_melds:
-                            exact.melds = []
-                        return exact
-                    if bound is not None:
-                        hi_known = min(hi_known, bound)
-                    if hi_known < 0:
-                        hi_known = NEG
+                    bounded = outside(hi_known)
+                    if isinstance(bounded, CoreResult):
+                        return bounded
+                    hi_known = bounded
                     continue
                 lo, hi = cut_short
             else:
