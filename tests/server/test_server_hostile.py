@@ -113,11 +113,16 @@ async def test_a_check_being_judged_never_holds_up_another_tables_actions(
     assert answer.status_code == 200 and answer.json() == {"released": True}, answer.text
 
 
+def _spin(seconds: float) -> None:
+    """Spend ``seconds`` of this thread's CPU."""
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        pass
+
+
 def _burn(*_args: Any, **_kwargs: Any) -> Json:
     """A job costing 0.1 s of CPU in its worker."""
-    start = time.thread_time()
-    while time.thread_time() - start < 0.1:
-        pass
+    _spin(0.1)
     return {"burnt": True}
 
 
@@ -627,9 +632,7 @@ async def test_a_dead_worker_process_is_replaced(server_factory: Factory) -> Non
 def _priced(_rules: Any, table: list[str], **_kwargs: Any) -> Json:
     """A check job whose cost is its table's: ``[5H 6H 7H]`` nothing, any other 0.01 s."""
     if table != ["[5H 6H 7H]"]:
-        start = time.thread_time()
-        while time.thread_time() - start < 0.01:
-            pass
+        _spin(0.01)
     return {"priced": True}
 
 
