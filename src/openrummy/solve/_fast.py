@@ -1202,6 +1202,70 @@ def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray
     return out
 
 
+@_jit
+def _bare(
+    tc: Any,
+    tj: int,
+    wins: Any,
+    nwins: Any,
+    wt: Any,
+    setj: Any,
+    prm: Any,
+    tk: Any,
+    tv: Any,
+    ts: Any,
+    mcache: Any,
+    mstore: Any,
+) -> Any:
+    """One question of :class:`BareSearch`: can the cards ``tc`` (suit, rank index) and
+    ``tj`` jokers all be laid out? First the test that each card fits some meld at all
+    (a set of its rank, or a run window of ``wins[r, :nwins[r]]``: (length, rank mask)),
+    then the search for "everything placed" (need 0). Returns the root's lower bound
+    (NEG: no, or a card fits nothing) and the memo's arrays."""
+    L = prm[_L]
+    min_nat = prm[_ACE + 2]
+    set_max = prm[_ACE + 3]
+    cyclic = prm[_ACE] != LOW
+    cnt = np.zeros((2, 13, 4), np.int64)
+    present = np.zeros(4, np.int64)
+    here = np.zeros(13, np.int64)
+    for s in range(4):
+        for r in range(13):
+            cnt[0, r, s] = tc[s, r]
+            if tc[s, r]:
+                present[s] |= 1 << r
+                here[r] += 1
+    sets = set_max >= 3
+    if not (sets and tj >= 2 and min_nat <= 1):
+        for s in range(4):
+            for r in range(13):
+                if not tc[s, r]:
+                    continue
+                if sets:
+                    others = here[r] - 1
+                    if others + tj >= 2 and 1 + min(others, 3) >= min_nat:
+                        continue
+                fits = False
+                for w in range(nwins[r]):
+                    ln = wins[r, w, 0]
+                    both = present[s] & wins[r, w, 1]
+                    nat = 0
+                    while both:
+                        both &= both - 1
+                        nat += 1
+                    if ln - nat <= tj and nat >= min_nat:
+                        fits = True
+                        break
+                if not fits:
+                    return NEG, tk, tv, ts, mcache
+    nxta, scap, suffix, ubj, _copies = _prepare(cnt, wt, tj, L, set_max, cyclic)
+    ts[:] = -1
+    lo, _hi, tk, tv, ts, mcache = _ask(
+        0, cnt, wt, nxta, scap, suffix, ubj, setj, prm, tk, tv, ts, mcache, mstore
+    )
+    return lo, tk, tv, ts, mcache
+
+
 class _Moves:
     """A move store and its situations' table, shared by the small searches of one thread
     with the same ``min_len``, tracked naturals and ace mode. A situation's moves depend
@@ -1365,34 +1429,112 @@ class FastSearch:
 
     def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
         """Follow the memoised choices from the root and turn them into melds."""
+        return _melds_from(self.tk, self.tv, self.ts, self.mstore, self.L, self.M, self.s)
+
+
+def _melds_from(
+    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec
+) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    """The melds of the memo's best line from the root (:meth:`FastSearch.melds`)."""
+    path = _path(tk, tv, ts, mstore, 13)
+    items, sets, debt, is_open = _runs_of(path, mstore, L, M)
+    Item = tuple[int, int, bool, bool]
+    runs: dict[int, list[Item]] = {}
+    for run, suit, rank, joker in items.tolist():
+        runs.setdefault(run, []).append((suit, rank, bool(joker), False))
+    melds: list[tuple[bool, list[Item]]] = []
+    # runs open after the K (leaving) and debts, per suit, to be joined over the corner
+    leaving: list[list[list[Item]]] = [[], [], [], []]
+    debts: list[list[list[Item]]] = [[], [], [], []]
+    for run, its in runs.items():
+        if debt[run]:
+            debts[its[0][0]].append(its)
+        elif is_open[run] and spec.ace != LOW:
+            leaving[its[0][0]].append(its)
+        else:
+            melds.append((True, its))
+    for s in range(4):
+        joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
+        for its in joined:
+            melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+    for r, row in enumerate(sets.tolist()):
+        if any(row):
+            melds.extend(set_melds(tuple(row[:4]), row[4], r, False, spec.min_nat, spec.set_max))
+    return melds
+
+
+class BareSearch:
+    """The questions "can these cards all be laid out?" (no hand: every card placed) of one
+    position's kept-melds tie-break, one compiled call each (:func:`_bare`).
+
+    Like a :class:`FastSearch` of each question with ``target`` 0, without building one: the
+    scratch arrays (the memo, its index, the parameters) are set up once and cleared
+    between questions, and the moves come from the thread's shared store. Only questions
+    that :meth:`fits` (what :func:`eligible` asks)."""
+
+    def __init__(
+        self,
+        spec: CoreSpec,
+        weight: tuple[tuple[int, ...], ...],
+        jw: int,
+        windows: tuple[tuple[tuple[int, int], ...], ...],
+    ) -> None:
+        self.s = spec
+        self.wt = _weights(weight)
+        self.jw = jw
+        # per rank index, the run windows through it: (length, rank mask)
+        width = max(map(len, windows))
+        self.wins = np.zeros((13, max(width, 1), 2), np.int64)
+        self.nwins = np.array([len(w) for w in windows], np.int64)
+        for r, row in enumerate(windows):
+            for k, (ln, mask) in enumerate(row):
+                self.wins[r, k] = ln, mask
+        self.prm = np.zeros(18, np.int64)
+        self.tk = np.empty((1 << 11, 9), np.int64)
+        self.tv = np.empty((1 << 11, 4), np.int64)
+        self.ts = np.full(1 << 12, -1, np.int32)
+        self.copies = 0
+
+    def fits(self, t: list[list[int]], tj: int) -> bool:
+        """Whether the compiled core takes this question (:func:`eligible`)."""
         spec = self.s
-        path = _path(self.tk, self.tv, self.ts, self.mstore, 13)
-        items, sets, debt, is_open = _runs_of(path, self.mstore, self.L, self.M)
-        Item = tuple[int, int, bool, bool]
-        runs: dict[int, list[Item]] = {}
-        for run, suit, rank, joker in items.tolist():
-            runs.setdefault(run, []).append((suit, rank, bool(joker), False))
-        melds: list[tuple[bool, list[Item]]] = []
-        # runs open after the K (leaving) and debts, per suit, to be joined over the corner
-        leaving: list[list[list[Item]]] = [[], [], [], []]
-        debts: list[list[list[Item]]] = [[], [], [], []]
-        for run, its in runs.items():
-            if debt[run]:
-                debts[its[0][0]].append(its)
-            elif is_open[run] and spec.ace != LOW:
-                leaving[its[0][0]].append(its)
-            else:
-                melds.append((True, its))
-        for s in range(4):
-            joined = _join_corner(leaving[s], debts[s], self.L, self.M) if debts[s] else leaving[s]
-            for its in joined:
-                melds.extend((True, piece) for piece in split_run(its, self.L, spec.min_nat))
-        for r, row in enumerate(sets.tolist()):
-            if any(row):
-                melds.extend(
-                    set_melds(tuple(row[:4]), row[4], r, False, spec.min_nat, spec.set_max)
-                )
-        return melds
+        copies = self.copies = max(map(max, t))
+        return (
+            spec.ace in (LOW, HIGH, WRAP)
+            and spec.open_mode == OPEN_NONE
+            and spec.min_len <= (15 if spec.ace == LOW else 5)
+            and copies <= 15
+            and copies + tj <= _MAX_RUNS
+            and tj <= 15
+        )
+
+    def arrange(
+        self, t: list[list[int]], tj: int, budget: int
+    ) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]] | None:
+        """Melds holding exactly these cards (``t[suit][rank index]``, ``tj`` jokers), or
+        None if there are none or the search ran over ``budget`` states. Only for a
+        question that :meth:`fits` (just asked: it notes the copies)."""
+        spec = self.s
+        L = spec.min_len
+        M = spec.min_nat if tj > L - spec.min_nat else 0
+        setj = _set_table(max(self.copies, 4), max(tj, 6), spec.min_nat, spec.set_max)
+        prm = self.prm
+        prm[:] = (
+            *(L, M, tj, tj, self.jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max),
+        )
+        moves = FastSearch._shared_moves((L, M, spec.ace))
+        prm[_TOP] = moves.top
+        prm[_MCN] = moves.count
+        lo, self.tk, self.tv, self.ts, moves.mcache = _bare(
+            np.array(t, np.int64), tj, self.wins, self.nwins, self.wt, setj, prm,
+            self.tk, self.tv, self.ts, moves.mcache, moves.mstore,
+        )  # fmt: skip
+        moves.top = int(prm[_TOP])
+        moves.count = int(prm[_MCN])
+        if prm[_ABORT] or lo < 0:
+            return None
+        return _melds_from(self.tk, self.tv, self.ts, moves.mstore, L, M, spec)
 
 
 def _join_corner(
@@ -1538,3 +1680,11 @@ def warm() -> None:
     search.root_lo()
     search.root_hi()
     search.melds()
+    # a question of the kept-melds tie-break: [A 2 3] of one suit, runs of three
+    spec = CoreSpec()
+    windows = tuple(
+        tuple((3, 7 << a) for a in range(max(0, r - 2), min(r, 10) + 1)) for r in range(13)
+    )
+    bare = BareSearch(spec, ((2,) * 13,) * 4, 2, windows)
+    table = [[1, 1, 1] + [0] * 10, [0] * 13, [0] * 13, [0] * 13]
+    assert bare.fits(table, 0) and bare.arrange(table, 0, 1 << 20)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import count, pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
@@ -58,6 +58,9 @@ from openrummy.solve._problem import (
 )
 from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
+
+if TYPE_CHECKING:
+    from openrummy.solve._fast import BareSearch
 
 __all__ = [
     "BestPlay",
@@ -1080,7 +1083,17 @@ def _keep_greedy(
         return rest
 
     bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
-    budget = solver.settings.keep_budget
+    settings = solver.settings
+    budget = settings.keep_budget
+    # the questions one compiled call each, once the compiled core is in the process
+    fast: BareSearch | None = None
+    if settings.compiled and compiled.available() and compiled.loaded():
+        from openrummy.solve._fast import BareSearch
+
+        spec = bare.spec
+        windows = _windows(spec.ace, spec.min_len, spec.min_len if spec.min_nat <= 1 else 13)
+        fast = BareSearch(spec, bare.weight, bare.jw, windows)
+    fast_budget = min(budget * settings.compiled_state_factor, 1 << 62)
     # An optimal play of the table without the kept melds, by id (in play order: ids
     # grow), indexed: per meld the cells of its naturals and its number of jokers; the
     # melds holding a natural of each cell and of each rank, and those holding jokers.
@@ -1164,15 +1177,21 @@ def _keep_greedy(
             t[s][r] -= mt[s][r]
         made: list[tuple[bool, list[Item]]] = []
         if tj or any(map(any, t)):
-            if bare.stranded(t, tj, bare.h):
-                return  # a card no meld of the rest can hold
-            try:
-                res = bare.solve_counts(t, tj, melds=True, target=0, budget=budget)
-            except BudgetExceeded:
-                return  # unknown: do not keep (the tie-break is best-effort)
-            if res.score == NEG:
-                return
-            made = res.melds
+            if fast is not None and fast.fits(t, tj):
+                got = fast.arrange(t, tj, fast_budget)
+                if got is None:
+                    return  # none, or unknown (over budget): do not keep
+                made = got
+            else:
+                if bare.stranded(t, tj, bare.h):
+                    return  # a card no meld of the rest can hold
+                try:
+                    res = bare.solve_counts(t, tj, melds=True, target=0, budget=budget)
+                except BudgetExceeded:
+                    return  # unknown: do not keep (the tie-break is best-effort)
+                if res.score == NEG:
+                    return
+                made = res.melds
         key = keys[i]
         assert key is not None
         kept.append(i)
