@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from helpers import manipulation_rules
 from helpers.positions import random_table
 from openrummy.games.manipulation import ManipulationGame
-from openrummy.solve import can_arrange
+from openrummy.melds import Meld
+from openrummy.solve import _keep, best_play, can_arrange, table
 from openrummy.solve._fast import BareSearch
 from openrummy.solve._problem import OPEN_NONE, CoreResult
 from openrummy.solve.settings import DEFAULT_SETTINGS
@@ -64,3 +67,41 @@ def test_bare_questions_agree_with_the_search(game: str, over: dict[str, object]
         assert laid == Counter(_norm_card(c, rules.tiles) for c in cards)
     # both answers met (the sample is not all one kind)
     assert answers[True] >= 5 and answers[False] >= 5, answers
+
+
+@pytest.mark.parametrize(("game", "over"), RULES)
+def test_the_compiled_tie_break_makes_the_same_decisions(
+    monkeypatch: pytest.MonkeyPatch, game: str, over: dict[str, object]
+) -> None:
+    """``_keep.Keeper`` (the whole repair loop in one compiled call) keeps the same old
+    melds and leaves the same play as ``_keep_greedy``'s own loop, on tables of 30-150
+    cards with 14-card hands."""
+    rules = manipulation_rules(game, over)
+    real = table._keep_greedy
+    compiled_runs = Counter[str]()
+    real_run = _keep.Keeper.run
+
+    def counted(self: _keep.Keeper, *args: Any) -> Any:
+        compiled_runs["run"] += 1
+        return real_run(self, *args)
+
+    def both(
+        solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
+    ) -> tuple[list[int], CoreResult]:
+        here = real(solver, melds, found, whole=False)
+        there = real(solver, melds, found, whole=True)
+        assert there[0] == here[0]
+        assert there[1].melds == here[1].melds
+        compiled_runs["asked"] += 1
+        return there
+
+    monkeypatch.setattr(table, "_keep_greedy", both)
+    monkeypatch.setattr(_keep.Keeper, "run", counted)
+    rng = random.Random(f"keep {game} {sorted(over.items())}")
+    for _ in range(12):
+        pool = ManipulationGame.full_deck(rules)
+        rng.shuffle(pool)
+        melds = random_table(rng, rules, pool, rng.choice((30, 60, 100, 150)))
+        best_play(rules, melds, pool[:14])
+    # the compiled loop ran on most positions (a few have nothing to repair)
+    assert compiled_runs["run"] == compiled_runs["asked"] >= 8, compiled_runs

@@ -105,7 +105,8 @@ def warm() -> float:
     if not available():
         raise ModuleNotFoundError("numba is not installed", name="numba")
     started = time.perf_counter()
-    from openrummy.solve import _fast
+    from openrummy.solve import _fast, _keep
 
     _fast.warm()
+    _keep.warm()
     return time.perf_counter() - started

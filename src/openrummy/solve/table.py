@@ -981,7 +981,7 @@ def _table_key(m: Meld) -> _MeldKey | None:
 
 
 def _keep_greedy(
-    solver: _Solver, melds: Sequence[Meld], found: CoreResult
+    solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
 ) -> tuple[list[int], CoreResult]:
     """Melds that can stay unchanged while the optimum ``found.score`` is still reached:
     their indices, and an optimal play of the rest of the table (``found`` is an optimal
@@ -995,9 +995,31 @@ def _keep_greedy(
     card of a rank next to theirs join in. The hand cards placed never change, so every
     play on the way is optimal. A question over ``settings.keep_budget`` states counts as
     "no".
+
+    With the compiled core loaded, the whole loop runs in one compiled call
+    (``_keep.Keeper``, the same decisions) when every question fits it; ``whole=False``
+    keeps it here (the reference the tests compare the compiled loop with).
     """
     keys = [_table_key(m) for m in melds]
     cards = [_counts(m.cards) for m in melds]
+    settings = solver.settings
+    bare = _Solver(solver.rules, [], OPEN_NONE, False, settings)
+    spec = bare.spec
+    budget = settings.keep_budget
+    fast_budget = min(budget * settings.compiled_state_factor, 1 << 62)
+    windows = _windows(spec.ace, spec.min_len, spec.min_len if spec.min_nat <= 1 else 13)
+    loaded = settings.compiled and compiled.available() and compiled.loaded()
+    if whole and loaded:
+        from openrummy.solve import _keep
+
+        # the most copies of a card and the jokers the questions can hold: the new table's
+        on_table = Counter(it[:2] for _is_run, its in found.melds for it in its if not it[2])
+        most = max(on_table.values(), default=0)
+        nj = sum(it[2] for _is_run, its in found.melds for it in its)
+        if _keep.usable(spec, most, nj):
+            keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
+            kept_idx, rest = keeper.run(cards, keys, found.melds)
+            return kept_idx, CoreResult(found.score, rest)
     cells = [{(int(c.suit), c.rank - 1) for c in m.cards if c.suit is not None} for m in melds]
     kept: list[int] = []
     free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
@@ -1082,18 +1104,12 @@ def _keep_greedy(
                         rest.append((True, piece))
         return rest
 
-    bare = _Solver(solver.rules, [], OPEN_NONE, False, solver.settings)
-    settings = solver.settings
-    budget = settings.keep_budget
     # the questions one compiled call each, once the compiled core is in the process
     fast: BareSearch | None = None
-    if settings.compiled and compiled.available() and compiled.loaded():
+    if loaded:
         from openrummy.solve._fast import BareSearch
 
-        spec = bare.spec
-        windows = _windows(spec.ace, spec.min_len, spec.min_len if spec.min_nat <= 1 else 13)
         fast = BareSearch(spec, bare.weight, bare.jw, windows)
-    fast_budget = min(budget * settings.compiled_state_factor, 1 << 62)
     # An optimal play of the table without the kept melds, by id (in play order: ids
     # grow), indexed: per meld the cells of its naturals and its number of jokers; the
     # melds holding a natural of each cell and of each rank, and those holding jokers.

@@ -1,0 +1,801 @@
+"""The kept-melds tie-break in one compiled call.
+
+:func:`keep_loop` makes the decisions of ``table._keep_greedy`` one for one (the same
+witness, the same repairs in the same order, the same questions to the compiled search,
+the same melds from their answers), with the play, the old melds and their keys in arrays:
+a position of 150 table cards asks 20–40 questions, and in Python the bookkeeping around
+them (choosing the melds that give up cards, matching new melds against old ones) cost
+three times what the searches cost. ``table._keep_greedy`` calls it when every question
+of the position fits the compiled core (:func:`usable`), and stays the reference the
+tests compare it with.
+
+Melds are rows of items (suit, rank 1–13, is a joker) in meld order. A meld's *key* is
+what ``table._meld_key`` builds, as integers: a run ``[1, n, sorted codes]`` with code
+``suit * 32 + rank * 2 + joker``; a set ``[2, n, rank, jokers, sorted natural suits]``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, cast
+
+import numpy as np
+
+from openrummy.solve._fast import (
+    _ABORT,
+    _MAX_RUNS,
+    _MCN,
+    _TOP,
+    FastSearch,
+    _bare,
+    _jit,
+    _path,
+    _pin_mode,
+    _runs_of,
+    _set_table,
+    _weights,
+)
+from openrummy.solve._problem import (
+    HIGH,
+    LOW,
+    NEG,
+    OPEN_NONE,
+    WRAP,
+    CoreSpec,
+    _set_parts,
+    set_melds,
+)
+
+W = 16
+"""Items a stored meld may hold (runs are cut to 13, sets hold at most ``set_max``)."""
+KW = 2 + W + 2
+"""Width of a key row."""
+
+Item = tuple[int, int, bool, bool]
+Melds = list[tuple[bool, list[Item]]]
+_MeldKey = tuple[object, ...]
+
+
+def usable(spec: CoreSpec, copies: int, jokers: int) -> bool:
+    """Whether every question of a position fits the compiled core (``_fast.eligible``):
+    ``copies`` the most copies of one card on the table, ``jokers`` its jokers."""
+    return (
+        spec.ace in (LOW, HIGH, WRAP)
+        and spec.open_mode == OPEN_NONE
+        and spec.min_len <= (15 if spec.ace == LOW else 5)
+        and copies <= 4
+        and copies + jokers <= _MAX_RUNS
+        and spec.set_max <= W
+    )
+
+
+@cache
+def _set_shapes(
+    copies: int, jokers: int, min_nat: int, set_max: int
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """``set_melds`` of every vector of naturals per suit (each at most ``copies``) and
+    jokers (at most ``jokers``), as arrays: per vector its first set and number of sets;
+    per set its length and (suit, joker) items. Index of a vector: its counts and jokers
+    as digits (base ``copies + 1``, then ``jokers + 1``)."""
+    base = copies + 1
+    n = base**4 * (jokers + 1)
+    head = np.zeros((n, 2), np.int64)
+    sets: list[list[tuple[int, int]]] = []
+    for idx in range(n):
+        b = idx % (jokers + 1)
+        rest = idx // (jokers + 1)
+        vec = []
+        for _ in range(4):
+            vec.append(rest % base)
+            rest //= base
+        vec.reverse()
+        head[idx, 0] = len(sets)
+        if not any(vec) and not b:
+            continue
+        if _set_parts(tuple(vec), b, min_nat, set_max) is None:
+            head[idx, 1] = -1
+            continue
+        for _run, items in set_melds(tuple(vec), b, 0, False, min_nat, set_max):
+            sets.append([(s, int(j)) for s, _r, j, _t in items])
+        head[idx, 1] = len(sets) - head[idx, 0]
+    lens = np.array([len(x) for x in sets] or [0], np.int64)
+    its = np.zeros((max(len(sets), 1), W, 2), np.int64)
+    for k, x in enumerate(sets):
+        for i, (s, j) in enumerate(x):
+            its[k, i] = s, j
+    return head, lens, its
+
+
+def encode_key(key: _MeldKey) -> np.ndarray[Any, Any]:
+    """A ``table._meld_key`` as a key row."""
+    row = np.zeros(KW, np.int64)
+    if key[0]:
+        items = cast(tuple[tuple[int, int, bool], ...], key[1:])
+        codes = sorted(s * 32 + r * 2 + int(j) for s, r, j in items)
+        row[0], row[1] = 1, len(codes)
+        row[2 : 2 + len(codes)] = codes
+    else:
+        rank, *suits, jokers = cast(tuple[int, ...], key[1:])
+        row[0], row[1] = 2, 2 + len(suits)
+        row[2], row[3] = rank, jokers
+        for x, s in enumerate(suits):
+            row[4 + x] = s
+    return row
+
+
+@_jit
+def _hash(row: Any) -> int:
+    h = row[0] * 7919 + row[1] * 104729
+    for x in range(row[1]):
+        h = h * 1000003 + row[2 + x] + 1
+    return h  # type: ignore[no-any-return]
+
+
+@_jit
+def _piece_key(items: Any, a: int, b: int, is_run: bool, out: Any) -> None:
+    """The key row of items ``a:b`` (a run's piece, or a whole set)."""
+    if is_run:
+        n = b - a
+        out[0] = 1
+        out[1] = n
+        for x in range(n):
+            out[2 + x] = items[a + x, 0] * 32 + items[a + x, 1] * 2 + items[a + x, 2]
+        # insertion sort of the codes
+        for x in range(1, n):
+            v = out[2 + x]
+            y = x - 1
+            while y >= 0 and out[2 + y] > v:
+                out[3 + y] = out[2 + y]
+                y -= 1
+            out[3 + y] = v
+    else:
+        out[0] = 2
+        out[2] = items[a, 1]
+        nj = 0
+        ns = 0
+        for x in range(a, b):
+            if items[x, 2]:
+                nj += 1
+            else:
+                out[4 + ns] = items[x, 0]
+                ns += 1
+        out[1] = 2 + ns
+        out[3] = nj
+        for x in range(1, ns):
+            v = out[4 + x]
+            y = x - 1
+            while y >= 0 and out[4 + y] > v:
+                out[5 + y] = out[4 + y]
+                y -= 1
+            out[5 + y] = v
+
+
+@_jit
+def _find(okey: Any, ohash: Any, order: Any, free: Any, row: Any) -> int:
+    """The free old meld with this key (the last by index: ``list.pop``), or -1."""
+    h = _hash(row)
+    n = order.shape[0]
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ohash[order[mid]] < h:
+            lo = mid + 1
+        else:
+            hi = mid
+    best = -1
+    while lo < n and ohash[order[lo]] == h:
+        o = order[lo]
+        lo += 1
+        if not free[o] or o < best:
+            continue
+        same = True
+        for x in range(2 + row[1]):
+            if okey[o, x] != row[x]:
+                same = False
+                break
+        if same:
+            best = o
+    return best
+
+
+@_jit
+def _push(st: Any, items: Any, a: int, b: int, is_run: bool, tag: bool) -> None:
+    """Append items ``a:b`` as a meld of the play."""
+    p_items, p_n, p_run, p_tag, p_alive, p_j, top = st
+    k = top[0]
+    top[0] = k + 1
+    nj = 0
+    for x in range(a, b):
+        p_items[k, x - a, 0] = items[x, 0]
+        p_items[k, x - a, 1] = items[x, 1]
+        p_items[k, x - a, 2] = items[x, 2]
+        nj += items[x, 2]
+    p_n[k] = b - a
+    p_run[k] = is_run
+    p_tag[k] = tag
+    p_alive[k] = True
+    p_j[k] = nj
+
+
+@_jit
+def _absorb(
+    st: Any,
+    items: Any,
+    n: int,
+    is_run: bool,
+    tag: bool,
+    L: int,
+    min_nat: int,
+    okey: Any,
+    ohash: Any,
+    order: Any,
+    free: Any,
+    kept: Any,
+    row: Any,
+) -> None:
+    """``absorb`` of one meld: the old melds it holds unchanged (or as pieces of a run) are
+    kept, the rest joins the play."""
+    if tag:
+        _push(st, items, 0, n, is_run, True)
+        return
+    if not is_run:
+        _piece_key(items, 0, n, False, row)
+        o = _find(okey, ohash, order, free, row)
+        if o >= 0:
+            free[o] = False
+            kept[o] = True
+        else:
+            _push(st, items, 0, n, False, False)
+        return
+    # carve: pieces, as many as possible free old melds, the others valid runs
+    best = np.full(n + 1, -1, np.int64)
+    cut = np.zeros(n + 1, np.int64)
+    nat = np.zeros(n + 1, np.int64)
+    best[0] = 0
+    for k in range(n):
+        nat[k + 1] = nat[k] + (1 - items[k, 2])
+    for j in range(1, n + 1):
+        for i in range(j):
+            if best[i] < 0:
+                continue
+            _piece_key(items, i, j, True, row)
+            if _find(okey, ohash, order, free, row) >= 0:
+                got = best[i] + 1
+            elif j - i >= L and nat[j] - nat[i] >= min_nat:
+                got = best[i]
+            else:
+                continue
+            if got > best[j]:
+                best[j] = got
+                cut[j] = i
+    if best[n] <= 0:
+        _push(st, items, 0, n, True, False)
+        return
+    ends = np.zeros(n + 1, np.int64)
+    m = 0
+    j = n
+    while j > 0:
+        ends[m] = j
+        m += 1
+        j = cut[j]
+    for x in range(m - 1, -1, -1):
+        b = ends[x]
+        a = cut[b]
+        _piece_key(items, a, b, True, row)
+        o = _find(okey, ohash, order, free, row)
+        if o >= 0:
+            free[o] = False
+            kept[o] = True
+        else:
+            _push(st, items, a, b, True, False)
+
+
+@_jit
+def _split(items: Any, n: int, L: int, M: int, ends: Any) -> int:
+    """``split_run``: the ends of the pieces of a run over 13 long (shortest first); the
+    number of pieces."""
+    if n <= 13:
+        ends[0] = n
+        return 1
+    nat = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        nat[i + 1] = nat[i] + (1 - items[i, 2])
+    prev = np.full(n + 1, -1, np.int64)
+    reach = np.zeros(n + 1, np.bool_)
+    reach[0] = True
+    for i in range(n):
+        if not reach[i]:
+            continue
+        for ln in range(L, 14):
+            k = i + ln
+            if k > n:
+                break
+            if nat[k] - nat[i] >= M and not reach[k]:
+                reach[k] = True
+                prev[k] = i
+    m = 0
+    k = n
+    while k > 0:
+        m += 1
+        k = prev[k]
+    k = n
+    for x in range(m - 1, -1, -1):
+        ends[x] = k
+        k = prev[k]
+    return m
+
+
+@_jit
+def _answer(
+    st: Any,
+    rows: Any,
+    sets: Any,
+    debt: Any,
+    is_open: Any,
+    cyclic: bool,
+    L: int,
+    M: int,
+    min_nat: int,
+    shapes: Any,
+    slen: Any,
+    sits: Any,
+    copies: int,
+    jokers: int,
+    okey: Any,
+    ohash: Any,
+    order: Any,
+    free: Any,
+    kept: Any,
+    row: Any,
+) -> None:
+    """The melds of a search's answer (``_fast._melds_from``, in its order), each absorbed."""
+    nruns = debt.shape[0]
+    start = np.zeros(nruns + 1, np.int64)
+    for x in range(rows.shape[0]):
+        start[rows[x, 0] + 1] += 1
+    for g in range(nruns):
+        start[g + 1] += start[g]
+    buf = np.zeros((32, 3), np.int64)
+    # per suit the runs leaving the K and the debts, in run order
+    leaving = np.zeros((4, nruns + 1), np.int64)
+    nleave = np.zeros(4, np.int64)
+    debts = np.zeros((4, nruns + 1), np.int64)
+    ndebt = np.zeros(4, np.int64)
+    for g in range(nruns):
+        a = start[g]
+        b = start[g + 1]
+        if b == a:
+            continue
+        s = rows[a, 1]
+        if debt[g]:
+            debts[s, ndebt[s]] = g
+            ndebt[s] += 1
+        elif is_open[g] and cyclic:
+            leaving[s, nleave[s]] = g
+            nleave[s] += 1
+        else:
+            for x in range(a, b):
+                buf[x - a, 0] = rows[x, 1]
+                buf[x - a, 1] = rows[x, 2]
+                buf[x - a, 2] = rows[x, 3]
+            _absorb(st, buf, b - a, True, False, L, min_nat, okey, ohash, order, free, kept, row)
+    ends = np.zeros(32, np.int64)
+    for s in range(4):
+        nl = nleave[s]
+        nd = ndebt[s]
+        # _join_corner: each debt after a distinct leaving run (the first pairing in
+        # depth-first order), the other leaving runs alone
+        match = np.full(nd + 1, -1, np.int64)
+        taken = np.zeros(nl + 1, np.bool_)
+        if nd:
+            i = 0
+            while True:
+                if i == nd:
+                    ok = True
+                    for k in range(nl):
+                        if not taken[k]:
+                            g = leaving[s, k]
+                            ln = start[g + 1] - start[g]
+                            nn = 0
+                            for x in range(start[g], start[g + 1]):
+                                nn += 1 - rows[x, 3]
+                            if min(ln, L) < L or min(nn, M) < M:
+                                ok = False
+                                break
+                    if ok:
+                        break
+                    i -= 1
+                    taken[match[i]] = False
+                # next candidate for debt i after match[i]
+                gd = debts[s, i]
+                dl = min(start[gd + 1] - start[gd], L)
+                dn = 0
+                for x in range(start[gd], start[gd + 1]):
+                    dn += 1 - rows[x, 3]
+                dn = min(dn, M)
+                k = match[i] + 1
+                found = False
+                while k < nl:
+                    g = leaving[s, k]
+                    if not taken[k]:
+                        ln = min(start[g + 1] - start[g], L)
+                        nn = 0
+                        for x in range(start[g], start[g + 1]):
+                            nn += 1 - rows[x, 3]
+                        nn = min(nn, M)
+                        if ln + dl >= L and nn + dn >= M:
+                            found = True
+                            break
+                    k += 1
+                if found:
+                    match[i] = k
+                    taken[k] = True
+                    i += 1
+                    if i < nd:
+                        match[i] = -1
+                else:
+                    match[i] = -1
+                    i -= 1
+                    if i < 0:
+                        raise AssertionError("the runs round the K-A corner do not pair")
+                    taken[match[i]] = False
+        # joined runs in the order of the debts, then the leaving runs not taken
+        for q in range(nd + nl):
+            if q < nd:
+                g = leaving[s, match[q]]
+                gd = debts[s, q]
+            elif not taken[q - nd]:
+                g = leaving[s, q - nd]
+                gd = -1
+            else:
+                continue
+            n = 0
+            for x in range(start[g], start[g + 1]):
+                buf[n, 0] = rows[x, 1]
+                buf[n, 1] = rows[x, 2]
+                buf[n, 2] = rows[x, 3]
+                n += 1
+            if gd >= 0:
+                for x in range(start[gd], start[gd + 1]):
+                    buf[n, 0] = rows[x, 1]
+                    buf[n, 1] = rows[x, 2]
+                    buf[n, 2] = rows[x, 3]
+                    n += 1
+            m = _split(buf, n, L, min_nat, ends)
+            a = 0
+            piece = np.zeros((16, 3), np.int64)
+            for x in range(m):
+                b = ends[x]
+                for y in range(a, b):
+                    piece[y - a, 0] = buf[y, 0]
+                    piece[y - a, 1] = buf[y, 1]
+                    piece[y - a, 2] = buf[y, 2]
+                _absorb(
+                    st, piece, b - a, True, False, L, min_nat, okey, ohash, order, free, kept, row
+                )
+                a = b
+    base = copies + 1
+    its = np.zeros((W, 3), np.int64)
+    for r in range(13):
+        if sets[r, 0] + sets[r, 1] + sets[r, 2] + sets[r, 3] + sets[r, 4] == 0:
+            continue
+        idx = (((sets[r, 0] * base + sets[r, 1]) * base + sets[r, 2]) * base + sets[r, 3]) * (
+            jokers + 1
+        ) + sets[r, 4]
+        first = shapes[idx, 0]
+        for q in range(first, first + shapes[idx, 1]):
+            n = slen[q]
+            for y in range(n):
+                its[y, 0] = sits[q, y, 0]
+                its[y, 1] = r + 1
+                its[y, 2] = sits[q, y, 1]
+            _absorb(st, its, n, False, False, L, min_nat, okey, ohash, order, free, kept, row)
+
+
+@_jit
+def _keep_loop(
+    st: Any,
+    f_items: Any,
+    f_n: Any,
+    f_run: Any,
+    f_tag: Any,
+    ocnt: Any,
+    oj: Any,
+    okey: Any,
+    ohash: Any,
+    order: Any,
+    free: Any,
+    kept: Any,
+    keyok: Any,
+    prm0: Any,
+    wins: Any,
+    nwins: Any,
+    wt: Any,
+    setj: Any,
+    tk: Any,
+    tv: Any,
+    ts: Any,
+    mc0: Any,
+    ms0: Any,
+    mc1: Any,
+    ms1: Any,
+    tops: Any,
+    shapes: Any,
+    slen: Any,
+    sits: Any,
+    copies: int,
+    jokers: int,
+) -> Any:
+    """Every repair of ``_keep_greedy``: for each free old meld in index order, narrow
+    first, then with the melds of neighbouring ranks. Returns the memo's and the move
+    stores' arrays (new ones when grown)."""
+    p_items, p_n, _p_run, p_tag, p_alive, p_j, top = st
+    L = prm0[0]
+    min_nat = prm0[16]
+    cyclic = prm0[14] != LOW
+    nold = ocnt.shape[0]
+    row = np.zeros(KW, np.int64)
+    t = np.zeros((4, 13), np.int64)
+    chosen = np.zeros(p_n.shape[0], np.int64)
+    is_chosen = np.zeros(p_n.shape[0], np.bool_)
+    near = np.zeros(13, np.bool_)
+    prm = prm0.copy()
+    for k in range(f_n.shape[0]):
+        _absorb(
+            st, f_items[k], f_n[k], f_run[k], f_tag[k], L, min_nat, okey, ohash, order, free,
+            kept, row,
+        )  # fmt: skip
+    for wide in range(2):
+        for i in range(nold):
+            if not keyok[i] or not free[i]:
+                continue
+            mj = oj[i]
+            t[:] = 0
+            tj = -mj
+            nch = 0
+            for k in range(top[0]):
+                if not p_alive[k] or p_tag[k]:
+                    continue
+                nj = p_j[k]
+                cand = mj > 0 and nj > 0
+                if not cand:
+                    for x in range(p_n[k]):
+                        if not p_items[k, x, 2] and ocnt[i, p_items[k, x, 0], p_items[k, x, 1] - 1]:
+                            cand = True
+                            break
+                if not cand:
+                    continue
+                take = tj < 0 and nj > 0
+                if not take:
+                    for x in range(p_n[k]):
+                        if p_items[k, x, 2]:
+                            continue
+                        s = p_items[k, x, 0]
+                        r = p_items[k, x, 1] - 1
+                        if ocnt[i, s, r] and t[s, r] < ocnt[i, s, r]:
+                            take = True
+                            break
+                if take:
+                    chosen[nch] = k
+                    nch += 1
+                    is_chosen[k] = True
+                    tj += nj
+                    for x in range(p_n[k]):
+                        if not p_items[k, x, 2]:
+                            t[p_items[k, x, 0], p_items[k, x, 1] - 1] += 1
+            short = tj < 0
+            if not short:
+                for s in range(4):
+                    for r in range(13):
+                        if t[s, r] < ocnt[i, s, r]:
+                            short = True
+            if short:
+                for x in range(nch):
+                    is_chosen[chosen[x]] = False
+                continue  # the play holds meld i's cards elsewhere (as a joker's role)
+            if wide:
+                near[:] = False
+                for x in range(nch):
+                    k = chosen[x]
+                    for y in range(p_n[k]):
+                        if not p_items[k, y, 2]:
+                            r = p_items[k, y, 1] - 1
+                            near[(r + 12) % 13] = True
+                            near[r] = True
+                            near[(r + 1) % 13] = True
+                for k in range(top[0]):
+                    if not p_alive[k] or p_tag[k] or is_chosen[k]:
+                        continue
+                    hit = False
+                    for y in range(p_n[k]):
+                        if not p_items[k, y, 2] and near[p_items[k, y, 1] - 1]:
+                            hit = True
+                            break
+                    if hit:
+                        chosen[nch] = k
+                        nch += 1
+                        is_chosen[k] = True
+                        tj += p_j[k]
+                        for y in range(p_n[k]):
+                            if not p_items[k, y, 2]:
+                                t[p_items[k, y, 0], p_items[k, y, 1] - 1] += 1
+            for x in range(nch):
+                is_chosen[chosen[x]] = False
+            left = tj
+            for s in range(4):
+                for r in range(13):
+                    t[s, r] -= ocnt[i, s, r]
+                    left += t[s, r]
+            ok = True
+            lo = 0
+            M = 0
+            ms = ms0
+            if left:
+                M = min_nat if tj > L - min_nat else 0
+                w = 1 if M else 0
+                prm[:] = prm0
+                prm[1] = M
+                prm[2] = tj
+                prm[3] = tj
+                prm[_TOP] = tops[w, 0]
+                prm[_MCN] = tops[w, 1]
+                if w:
+                    lo, tk, tv, ts, mc1 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc1, ms1
+                    )
+                    ms = ms1
+                else:
+                    lo, tk, tv, ts, mc0 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc0, ms0
+                    )
+                tops[w, 0] = prm[_TOP]
+                tops[w, 1] = prm[_MCN]
+                ok = not prm[_ABORT] and lo >= 0
+            if not ok:
+                continue
+            kept[i] = True
+            free[i] = False
+            for x in range(nch):
+                p_alive[chosen[x]] = False
+            if left:
+                path = _path(tk, tv, ts, ms, 13)
+                rows, sets, debt, is_open = _runs_of(path, ms, L, M)
+                _answer(
+                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, shapes, slen, sits,
+                    copies, jokers, okey, ohash, order, free, kept, row,
+                )  # fmt: skip
+    return tk, tv, ts, mc0, mc1
+
+
+class Keeper:
+    """The arrays of one position's tie-break and the call that runs it."""
+
+    def __init__(
+        self,
+        spec: CoreSpec,
+        weight: tuple[tuple[int, ...], ...],
+        jw: int,
+        windows: tuple[tuple[tuple[int, int], ...], ...],
+        copies: int,
+        jokers: int,
+        budget: int,
+    ) -> None:
+        self.spec = spec
+        self.copies = copies
+        self.jokers = jokers
+        self.wt = _weights(weight)
+        width = max(map(len, windows))
+        self.wins = np.zeros((13, max(width, 1), 2), np.int64)
+        self.nwins = np.array([len(w) for w in windows], np.int64)
+        for r, wrow in enumerate(windows):
+            for k, (ln, mask) in enumerate(wrow):
+                self.wins[r, k] = ln, mask
+        L = spec.min_len
+        self.prm0 = np.array(
+            (
+                *(L, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+                *(_pin_mode(spec), spec.min_nat, spec.set_max),
+            ),
+            np.int64,
+        )
+        self.setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
+        self.shapes = _set_shapes(copies, jokers, spec.min_nat, spec.set_max)
+
+    def run(
+        self,
+        old_counts: list[tuple[list[list[int]], int]],
+        old_keys: list[_MeldKey | None],
+        found: Melds,
+    ) -> tuple[list[int], Melds]:
+        """The kept old melds' indices and the play of the rest (``_keep_greedy``)."""
+        spec = self.spec
+        nold = len(old_keys)
+        ocnt = np.zeros((nold, 4, 13), np.int64)
+        oj = np.zeros(nold, np.int64)
+        okey = np.zeros((nold, KW), np.int64)
+        keyok = np.zeros(nold, np.bool_)
+        for i, ((mt, mj), key) in enumerate(zip(old_counts, old_keys, strict=True)):
+            ocnt[i] = mt
+            oj[i] = mj
+            if key is not None:
+                okey[i] = encode_key(key)
+                keyok[i] = True
+        ohash = np.array([_hash(okey[i]) if keyok[i] else -1 for i in range(nold)], np.int64)
+        order = np.array(
+            [i for i in sorted(range(nold), key=lambda i: int(ohash[i])) if keyok[i]], np.int64
+        )
+        free = keyok.copy()
+        kept = np.zeros(nold, np.bool_)
+        cap = len(found) + 64 * (nold + 1)
+        st = (
+            np.zeros((cap, W, 3), np.int64),
+            np.zeros(cap, np.int64),
+            np.zeros(cap, np.bool_),
+            np.zeros(cap, np.bool_),
+            np.zeros(cap, np.bool_),
+            np.zeros(cap, np.int64),
+            np.zeros(1, np.int64),
+        )
+        nf = len(found)
+        f_items = np.zeros((nf, W, 3), np.int64)
+        f_n = np.zeros(nf, np.int64)
+        f_run = np.zeros(nf, np.bool_)
+        f_tag = np.zeros(nf, np.bool_)
+        for k, (is_run, items) in enumerate(found):
+            f_n[k] = len(items)
+            f_run[k] = is_run
+            f_tag[k] = items[0][3]
+            for x, (s, r, j, _t) in enumerate(items):
+                f_items[k, x] = s, r, j
+        L, ace = spec.min_len, spec.ace
+        m0 = FastSearch._shared_moves((L, 0, ace))
+        m1 = FastSearch._shared_moves((L, spec.min_nat, ace))
+        tops = np.array(((m0.top, m0.count), (m1.top, m1.count)), np.int64)
+        tk = np.empty((1 << 11, 9), np.int64)
+        tv = np.empty((1 << 11, 4), np.int64)
+        ts = np.full(1 << 12, -1, np.int32)
+        head, lens, sits = self.shapes
+        _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
+            st, f_items, f_n, f_run, f_tag, ocnt, oj, okey, ohash, order, free, kept, keyok, self.prm0, self.wins,
+            self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache, m0.mstore, m1.mcache,
+            m1.mstore, tops, head, lens, sits, self.copies, self.jokers,
+        )  # fmt: skip
+        if m1 is not m0:
+            m1.mcache = mc1
+        m0.top, m0.count = int(tops[0, 0]), int(tops[0, 1])
+        if m1 is not m0:
+            m1.top, m1.count = int(tops[1, 0]), int(tops[1, 1])
+        p_items, p_n, p_run, p_tag, p_alive, _p_j, top = st
+        play: Melds = []
+        for k in range(int(top[0])):
+            if p_alive[k]:
+                tag = bool(p_tag[k])
+                play.append(
+                    (
+                        bool(p_run[k]),
+                        [(s, r, bool(j), tag) for s, r, j in p_items[k, : p_n[k]].tolist()],
+                    )
+                )
+        return [i for i in range(nold) if kept[i]], play
+
+
+def warm() -> None:
+    """Compile the loop (or load it from numba's cache) on a table of two runs that a
+    placed card joins: of [A 2 3] and [4 5 6] with a 7 placed, [A 2 3] stays and
+    [4 5 6 7] is played (a 7 alone is no meld)."""
+    spec = CoreSpec()
+    windows = tuple(
+        tuple((3, 7 << a) for a in range(max(0, r - 2), min(r, 10) + 1)) for r in range(13)
+    )
+    keeper = Keeper(spec, ((2,) * 13,) * 4, 2, windows, 1, 0, 1 << 20)
+    old = [[[0] * 13 for _ in range(4)] for _ in range(2)]
+    old[0][0][:3] = [1, 1, 1]
+    old[1][0][3:6] = [1, 1, 1]
+    keys: list[_MeldKey | None] = [
+        (True, (0, 1, False), (0, 2, False), (0, 3, False)),
+        (True, (0, 4, False), (0, 5, False), (0, 6, False)),
+    ]
+    found: Melds = [(True, [(0, r, False, False) for r in range(1, 8)])]
+    kept, play = keeper.run([(old[0], 0), (old[1], 0)], keys, found)
+    assert kept == [0] and len(play) == 1, (kept, play)
