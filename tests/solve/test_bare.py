@@ -5,11 +5,13 @@ about, under every ace mode, with four decks and six jokers, and for Rummikub.""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 
 from helpers import manipulation_rules
@@ -18,7 +20,7 @@ from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.solve import _keep, best_play, can_arrange, table
 from openrummy.solve._fast import BareSearch
-from openrummy.solve._problem import OPEN_NONE, CoreResult
+from openrummy.solve._problem import OPEN_NONE, CoreResult, _set_parts
 from openrummy.solve.settings import DEFAULT_SETTINGS
 from openrummy.solve.table import _counts, _norm_card, _Solver, _windows
 
@@ -105,3 +107,23 @@ def test_the_compiled_tie_break_makes_the_same_decisions(
         best_play(rules, melds, pool[:14])
     # the compiled loop ran on most positions (a few have nothing to repair)
     assert compiled_runs["run"] == compiled_runs["asked"] >= 8, compiled_runs
+
+
+@pytest.mark.parametrize(("min_nat", "set_max"), [(1, 4), (0, 4), (2, 4), (1, 6), (1, 3)])
+def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None:
+    """The compiled loop's cut of one rank's naturals and jokers into sets is the first
+    cut of ``_problem._set_parts`` (the Python answers' own), for every vector of up to 3
+    copies per suit and 5 jokers."""
+    fs = np.zeros(32, np.int64)
+    fb = np.zeros(32, np.int64)
+    for vec in itertools.product(range(4), repeat=4):
+        for k in range(6):
+            want = _set_parts(vec, k, min_nat, set_max)
+            m = _keep._cut_sets(np.array(vec, np.int64), k, min_nat, set_max, fs, fb)
+            if want is None:
+                assert m == -1, (vec, k)
+                continue
+            got = [
+                (tuple(s for s in range(4) if int(fs[q]) >> s & 1), int(fb[q])) for q in range(m)
+            ]
+            assert got == list(want), (vec, k)

@@ -16,7 +16,6 @@ what ``table._meld_key`` builds, as integers: a run ``[1, n, sorted codes]`` wit
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, cast
 
 import numpy as np
@@ -42,8 +41,6 @@ from openrummy.solve._problem import (
     OPEN_NONE,
     WRAP,
     CoreSpec,
-    _set_parts,
-    set_melds,
 )
 
 W = 16
@@ -63,47 +60,87 @@ def usable(spec: CoreSpec, copies: int, jokers: int) -> bool:
         spec.ace in (LOW, HIGH, WRAP)
         and spec.open_mode == OPEN_NONE
         and spec.min_len <= (15 if spec.ace == LOW else 5)
-        and copies <= 4
+        and copies <= 15
         and copies + jokers <= _MAX_RUNS
         and spec.set_max <= W
     )
 
 
-@cache
-def _set_shapes(
-    copies: int, jokers: int, min_nat: int, set_max: int
-) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """``set_melds`` of every vector of naturals per suit (each at most ``copies``) and
-    jokers (at most ``jokers``), as arrays: per vector its first set and number of sets;
-    per set its length and (suit, joker) items. Index of a vector: its counts and jokers
-    as digits (base ``copies + 1``, then ``jokers + 1``)."""
-    base = copies + 1
-    n = base**4 * (jokers + 1)
-    head = np.zeros((n, 2), np.int64)
-    sets: list[list[tuple[int, int]]] = []
-    for idx in range(n):
-        b = idx % (jokers + 1)
-        rest = idx // (jokers + 1)
-        vec = []
-        for _ in range(4):
-            vec.append(rest % base)
-            rest //= base
-        vec.reverse()
-        head[idx, 0] = len(sets)
-        if not any(vec) and not b:
-            continue
-        if _set_parts(tuple(vec), b, min_nat, set_max) is None:
-            head[idx, 1] = -1
-            continue
-        for _run, items in set_melds(tuple(vec), b, 0, False, min_nat, set_max):
-            sets.append([(s, int(j)) for s, _r, j, _t in items])
-        head[idx, 1] = len(sets) - head[idx, 0]
-    lens = np.array([len(x) for x in sets] or [0], np.int64)
-    its = np.zeros((max(len(sets), 1), W, 2), np.int64)
-    for k, x in enumerate(sets):
-        for i, (s, j) in enumerate(x):
-            its[k, i] = s, j
-    return head, lens, its
+@_jit
+def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) -> int:
+    """``_problem._set_parts`` without recursion: the sets of ``n0[s]`` naturals of suit s
+    and ``k0`` jokers, the first cut in its depth-first order. Per set, the bit mask of its
+    naturals' suits (``fs``) and its jokers (``fb``); returns the number of sets (-1: none)."""
+    depth = fs.shape[0]
+    fn = np.zeros((depth + 1, 4), np.int64)
+    fk = np.zeros(depth + 1, np.int64)
+    fm = np.zeros(depth + 1, np.int64)  # the choice: mask of the other suits taken
+    started = np.zeros(depth + 1, np.bool_)
+    fn[0] = n0
+    fk[0] = k0
+    d = 0
+    while d >= 0:
+        k = fk[d]
+        first = -1
+        for q in range(4):
+            if fn[d, q] > 0:
+                first = q
+                break
+        ok = False
+        if k >= 0 and d < depth:
+            if first < 0:
+                if k == 0:
+                    return d
+                if min_nat == 0:
+                    # sets of jokers alone: sizes 3.. in order
+                    size = fb[d] + 1 if started[d] else 3
+                    if size <= set_max and size <= k:
+                        started[d] = True
+                        fs[d] = 0
+                        fb[d] = size
+                        fn[d + 1] = fn[d]
+                        fk[d + 1] = k - size
+                        ok = True
+            else:
+                others = np.zeros(3, np.int64)
+                no = 0
+                for q in range(first + 1, 4):
+                    if fn[d, q] > 0:
+                        others[no] = q
+                        no += 1
+                mask = fm[d] if started[d] else 0
+                b = fb[d] + 1 if started[d] else -1
+                while mask < (1 << no):
+                    a = 1
+                    bits = 1 << first
+                    for x in range(no):
+                        if (mask >> x) & 1:
+                            a += 1
+                            bits |= 1 << others[x]
+                    lo = max(0, 3 - a)
+                    hi = min(k, set_max - a)
+                    if b < lo:
+                        b = lo
+                    if a >= min_nat and b <= hi:
+                        started[d] = True
+                        fm[d] = mask
+                        fb[d] = b
+                        fs[d] = bits
+                        for q in range(4):
+                            fn[d + 1, q] = fn[d, q] - ((bits >> q) & 1)
+                        fk[d + 1] = k - b
+                        ok = True
+                        break
+                    mask += 1
+                    b = -1
+        if ok:
+            d += 1
+            started[d] = False
+            fm[d] = 0
+            fb[d] = 0
+        else:
+            d -= 1
+    return -1
 
 
 def encode_key(key: _MeldKey) -> np.ndarray[Any, Any]:
@@ -337,11 +374,7 @@ def _answer(
     L: int,
     M: int,
     min_nat: int,
-    shapes: Any,
-    slen: Any,
-    sits: Any,
-    copies: int,
-    jokers: int,
+    set_max: int,
     okey: Any,
     ohash: Any,
     order: Any,
@@ -475,21 +508,37 @@ def _answer(
                     st, piece, b - a, True, False, L, min_nat, okey, ohash, order, free, kept, row
                 )
                 a = b
-    base = copies + 1
     its = np.zeros((W, 3), np.int64)
+    fs = np.zeros(32, np.int64)
+    fb = np.zeros(32, np.int64)
     for r in range(13):
         if sets[r, 0] + sets[r, 1] + sets[r, 2] + sets[r, 3] + sets[r, 4] == 0:
             continue
-        idx = (((sets[r, 0] * base + sets[r, 1]) * base + sets[r, 2]) * base + sets[r, 3]) * (
-            jokers + 1
-        ) + sets[r, 4]
-        first = shapes[idx, 0]
-        for q in range(first, first + shapes[idx, 1]):
-            n = slen[q]
-            for y in range(n):
-                its[y, 0] = sits[q, y, 0]
-                its[y, 1] = r + 1
-                its[y, 2] = sits[q, y, 1]
+        m = _cut_sets(sets[r, :4], sets[r, 4], min_nat, set_max, fs, fb)
+        if m < 0:
+            raise AssertionError("the sets of a rank do not cut")
+        for q in range(m):
+            # set_melds: the naturals by suit, then each joker for a missing suit in turn
+            n = 0
+            for x in range(4):
+                if (fs[q] >> x) & 1:
+                    its[n, 0] = x
+                    its[n, 1] = r + 1
+                    its[n, 2] = 0
+                    n += 1
+            nmiss = 4 - n if n < 4 else 4
+            for y in range(fb[q]):
+                want = y % nmiss
+                seen = 0
+                for x in range(4):
+                    if nmiss == 4 or not (fs[q] >> x) & 1:
+                        if seen == want:
+                            its[n, 0] = x
+                            break
+                        seen += 1
+                its[n, 1] = r + 1
+                its[n, 2] = 1
+                n += 1
             _absorb(st, its, n, False, False, L, min_nat, okey, ohash, order, free, kept, row)
 
 
@@ -521,11 +570,6 @@ def _keep_loop(
     mc1: Any,
     ms1: Any,
     tops: Any,
-    shapes: Any,
-    slen: Any,
-    sits: Any,
-    copies: int,
-    jokers: int,
 ) -> Any:
     """Every repair of ``_keep_greedy``: for each free old meld in index order, narrow
     first, then with the melds of neighbouring ranks. Returns the memo's and the move
@@ -533,6 +577,7 @@ def _keep_loop(
     p_items, p_n, _p_run, p_tag, p_alive, p_j, top = st
     L = prm0[0]
     min_nat = prm0[16]
+    set_max = prm0[17]
     cyclic = prm0[14] != LOW
     nold = ocnt.shape[0]
     row = np.zeros(KW, np.int64)
@@ -662,8 +707,8 @@ def _keep_loop(
                 path = _path(tk, tv, ts, ms, 13)
                 rows, sets, debt, is_open = _runs_of(path, ms, L, M)
                 _answer(
-                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, shapes, slen, sits,
-                    copies, jokers, okey, ohash, order, free, kept, row,
+                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, okey, ohash,
+                    order, free, kept, row,
                 )  # fmt: skip
     return tk, tv, ts, mc0, mc1
 
@@ -700,7 +745,6 @@ class Keeper:
             np.int64,
         )
         self.setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
-        self.shapes = _set_shapes(copies, jokers, spec.min_nat, spec.set_max)
 
     def run(
         self,
@@ -755,11 +799,10 @@ class Keeper:
         tk = np.empty((1 << 11, 9), np.int64)
         tv = np.empty((1 << 11, 4), np.int64)
         ts = np.full(1 << 12, -1, np.int32)
-        head, lens, sits = self.shapes
         _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
             st, f_items, f_n, f_run, f_tag, ocnt, oj, okey, ohash, order, free, kept, keyok, self.prm0, self.wins,
             self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache, m0.mstore, m1.mcache,
-            m1.mstore, tops, head, lens, sits, self.copies, self.jokers,
+            m1.mstore, tops,
         )  # fmt: skip
         if m1 is not m0:
             m1.mcache = mc1
