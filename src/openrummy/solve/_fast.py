@@ -1463,6 +1463,18 @@ def _melds_from(
     return melds
 
 
+def window_arrays(
+    windows: tuple[tuple[tuple[int, int], ...], ...],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Per rank index, the run windows through it (``table._windows``: length, rank mask)
+    as an array, and their number per rank."""
+    wins = np.zeros((13, max(1, max(map(len, windows))), 2), np.int64)
+    for r, row in enumerate(windows):
+        for k, (ln, mask) in enumerate(row):
+            wins[r, k] = ln, mask
+    return wins, np.array([len(w) for w in windows], np.int64)
+
+
 class BareSearch:
     """The questions "can these cards all be laid out?" (no hand: every card placed) of one
     position's kept-melds tie-break, one compiled call each (:func:`_bare`).
@@ -1482,13 +1494,7 @@ class BareSearch:
         self.s = spec
         self.wt = _weights(weight)
         self.jw = jw
-        # per rank index, the run windows through it: (length, rank mask)
-        width = max(map(len, windows))
-        self.wins = np.zeros((13, max(width, 1), 2), np.int64)
-        self.nwins = np.array([len(w) for w in windows], np.int64)
-        for r, row in enumerate(windows):
-            for k, (ln, mask) in enumerate(row):
-                self.wins[r, k] = ln, mask
+        self.wins, self.nwins = window_arrays(windows)
         self.prm = np.zeros(18, np.int64)
         self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)

@@ -33,6 +33,7 @@ from openrummy.solve._fast import (
     _runs_of,
     _set_table,
     _weights,
+    window_arrays,
 )
 from openrummy.solve._problem import (
     HIGH,
@@ -169,6 +170,18 @@ def _hash(row: Any) -> int:
 
 
 @_jit
+def _sort(a: Any, start: int, n: int) -> None:
+    """Sort ``a[start : start + n]`` in place (insertion sort: at most 16 entries)."""
+    for x in range(start + 1, start + n):
+        v = a[x]
+        y = x - 1
+        while y >= start and a[y] > v:
+            a[y + 1] = a[y]
+            y -= 1
+        a[y + 1] = v
+
+
+@_jit
 def _piece_key(items: Any, a: int, b: int, is_run: bool, out: Any) -> None:
     """The key row of items ``a:b`` (a run's piece, or a whole set)."""
     if is_run:
@@ -177,14 +190,7 @@ def _piece_key(items: Any, a: int, b: int, is_run: bool, out: Any) -> None:
         out[1] = n
         for x in range(n):
             out[2 + x] = items[a + x, 0] * 32 + items[a + x, 1] * 2 + items[a + x, 2]
-        # insertion sort of the codes
-        for x in range(1, n):
-            v = out[2 + x]
-            y = x - 1
-            while y >= 0 and out[2 + y] > v:
-                out[3 + y] = out[2 + y]
-                y -= 1
-            out[3 + y] = v
+        _sort(out, 2, n)
     else:
         out[0] = 2
         out[2] = items[a, 1]
@@ -198,13 +204,7 @@ def _piece_key(items: Any, a: int, b: int, is_run: bool, out: Any) -> None:
                 ns += 1
         out[1] = 2 + ns
         out[3] = nj
-        for x in range(1, ns):
-            v = out[4 + x]
-            y = x - 1
-            while y >= 0 and out[4 + y] > v:
-                out[5 + y] = out[4 + y]
-                y -= 1
-            out[5 + y] = v
+        _sort(out, 4, ns)
 
 
 @_jit
@@ -730,12 +730,7 @@ class Keeper:
         self.copies = copies
         self.jokers = jokers
         self.wt = _weights(weight)
-        width = max(map(len, windows))
-        self.wins = np.zeros((13, max(width, 1), 2), np.int64)
-        self.nwins = np.array([len(w) for w in windows], np.int64)
-        for r, wrow in enumerate(windows):
-            for k, (ln, mask) in enumerate(wrow):
-                self.wins[r, k] = ln, mask
+        self.wins, self.nwins = window_arrays(windows)
         L = spec.min_len
         self.prm0 = np.array(
             (
