@@ -541,7 +541,20 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
     reason = m.check(mr)
     if reason is not None:
         return m, reason
-    return None if m is given else m
+    # the deck's shared items (as the solver's own melds hold them): comparing the melds
+    # kept with those of the answer then meets the same objects, not equal ones
+    shared = _items(tiles)
+    items = tuple(
+        shared[it.card.is_joker][int(it.represents.suit)][it.represents.rank - 1]
+        if it.represents is not None
+        and it.represents.suit is not None
+        and (it.card.is_joker or it.card == it.represents)
+        else it
+        for it in m.items
+    )
+    if all(a is b for a, b in zip(items, m.items, strict=True)):
+        return None if m is given else m
+    return Meld(items)
 
 
 def _kept_count(
