@@ -10,7 +10,7 @@ the three import it and each other in one direction only (``_dp`` may load ``_fa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 __all__ = [
@@ -153,16 +153,26 @@ def set_melds(
 ) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
     """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
     ``jokers`` jokers (a joker stands for a suit missing from its set)."""
+    return [
+        (False, list(items)) for items in _set_items(naturals, jokers, r, tag, min_nat, set_max)
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _set_items(
+    naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
+) -> tuple[tuple[tuple[int, int, bool, bool], ...], ...]:
+    """The items of :func:`set_melds`, remembered (a table's ranks repeat their sets)."""
     parts = _set_parts(naturals, jokers, min_nat, set_max)
     assert parts is not None
-    out: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
+    out: list[tuple[tuple[int, int, bool, bool], ...]] = []
     for suits, b in parts:
         items = [(s, r + 1, False, tag) for s in suits]
         missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
         for i in range(b):
             items.append((missing[i % len(missing)], r + 1, True, tag))
-        out.append((False, items))
-    return out
+        out.append(tuple(items))
+    return tuple(out)
 
 
 # -- the search contract -----------------------------------------------------------------
