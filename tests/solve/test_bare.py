@@ -127,3 +127,35 @@ def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None
                 (tuple(s for s in range(4) if int(fs[q]) >> s & 1), int(fb[q])) for q in range(m)
             ]
             assert got == list(want), (vec, k)
+
+
+def test_a_play_that_outgrows_the_compiled_loops_arrays_is_repaired_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With room for one meld the compiled loop gives up (``Keeper.run`` answers None) and
+    ``_keep_greedy`` runs its own loop: the same answer as with room."""
+    rules = manipulation_rules("robbers", {})
+    rng = random.Random("keep room")
+    pool = ManipulationGame.full_deck(rules)
+    rng.shuffle(pool)
+    melds = random_table(rng, rules, pool, 60)
+    hand = pool[:14]
+    roomy = best_play(rules, melds, hand)
+    gave_up = Counter[bool]()
+    real_run = _keep.Keeper.run
+
+    def counted(self: _keep.Keeper, *args: Any) -> Any:
+        got = real_run(self, *args)
+        gave_up[got is None] += 1
+        return got
+
+    monkeypatch.setattr(_keep, "ROOM", (0, 0, 1))
+    monkeypatch.setattr(_keep.Keeper, "run", counted)
+    tight = best_play(rules, melds, hand)
+    assert gave_up == {True: 1}
+    assert (tight.table, tight.kept, tight.count, tight.value) == (
+        roomy.table,
+        roomy.kept,
+        roomy.count,
+        roomy.value,
+    )

@@ -48,6 +48,10 @@ W = 16
 """Items a stored meld may hold (runs are cut to 13, sets hold at most ``set_max``)."""
 KW = 2 + W + 2
 """Width of a key row."""
+ROOM = (1, 8, 64)
+"""Rows of the play's arrays: per meld of the first answer, per old meld, and more (each
+repair replaces some melds of the play by at most as many cards' worth of new ones; a
+play that outgrows them is left to the loop in Python)."""
 
 Item = tuple[int, int, bool, bool]
 Melds = list[tuple[bool, list[Item]]]
@@ -144,9 +148,8 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) ->
     return -1
 
 
-def encode_key(key: _MeldKey) -> np.ndarray[Any, Any]:
-    """A ``table._meld_key`` as a key row."""
-    row = np.zeros(KW, np.int64)
+def encode_key(key: _MeldKey, row: np.ndarray[Any, Any]) -> None:
+    """Write a ``table._meld_key`` into a key row (zeros)."""
     if key[0]:
         items = cast(tuple[tuple[int, int, bool], ...], key[1:])
         codes = sorted(s * 32 + r * 2 + int(j) for s, r, j in items)
@@ -158,7 +161,6 @@ def encode_key(key: _MeldKey) -> np.ndarray[Any, Any]:
         row[2], row[3] = rank, jokers
         for x, s in enumerate(suits):
             row[4 + x] = s
-    return row
 
 
 @_jit
@@ -179,6 +181,17 @@ def _sort(a: Any, start: int, n: int) -> None:
             a[y + 1] = a[y]
             y -= 1
         a[y + 1] = v
+
+
+@_jit
+def _hashes(okey: Any, keyok: Any) -> Any:
+    """:func:`_hash` of each old meld's key row (-1 for a meld without a key: a run of 13
+    or more, which no piece can equal); those sort first."""
+    out = np.full(okey.shape[0], -1, np.int64)
+    for i in range(okey.shape[0]):
+        if keyok[i]:
+            out[i] = _hash(okey[i])
+    return out
 
 
 @_jit
@@ -241,6 +254,9 @@ def _push(st: Any, items: Any, a: int, b: int, is_run: bool, tag: bool) -> None:
     """Append items ``a:b`` as a meld of the play."""
     p_items, p_n, p_run, p_tag, p_alive, p_j, top = st
     k = top[0]
+    if k == p_n.shape[0]:
+        top[1] = 1  # out of room: the caller runs the loop in Python instead
+        return
     top[0] = k + 1
     nj = 0
     for x in range(a, b):
@@ -546,7 +562,7 @@ def _answer(
 def _keep_loop(
     st: Any,
     f_items: Any,
-    f_n: Any,
+    f_start: Any,
     f_run: Any,
     f_tag: Any,
     ocnt: Any,
@@ -586,9 +602,11 @@ def _keep_loop(
     is_chosen = np.zeros(p_n.shape[0], np.bool_)
     near = np.zeros(13, np.bool_)
     prm = prm0.copy()
-    for k in range(f_n.shape[0]):
+    for k in range(f_run.shape[0]):
+        a = f_start[k]
+        b = f_start[k + 1]
         _absorb(
-            st, f_items[k], f_n[k], f_run[k], f_tag[k], L, min_nat, okey, ohash, order, free,
+            st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, okey, ohash, order, free,
             kept, row,
         )  # fmt: skip
     for wide in range(2):
@@ -746,47 +764,42 @@ class Keeper:
         old_counts: list[tuple[list[list[int]], int]],
         old_keys: list[_MeldKey | None],
         found: Melds,
-    ) -> tuple[list[int], Melds]:
-        """The kept old melds' indices and the play of the rest (``_keep_greedy``)."""
+    ) -> tuple[list[int], Melds] | None:
+        """The kept old melds' indices and the play of the rest (``_keep_greedy``); None
+        if the play outgrew its arrays (then the loop in Python answers)."""
         spec = self.spec
         nold = len(old_keys)
-        ocnt = np.zeros((nold, 4, 13), np.int64)
-        oj = np.zeros(nold, np.int64)
+        ocnt = np.array([mt for mt, _mj in old_counts], np.int64).reshape(nold, 4, 13)
+        oj = np.array([mj for _mt, mj in old_counts], np.int64)
         okey = np.zeros((nold, KW), np.int64)
         keyok = np.zeros(nold, np.bool_)
-        for i, ((mt, mj), key) in enumerate(zip(old_counts, old_keys, strict=True)):
-            ocnt[i] = mt
-            oj[i] = mj
+        for i, key in enumerate(old_keys):
             if key is not None:
-                okey[i] = encode_key(key)
+                encode_key(key, okey[i])
                 keyok[i] = True
-        ohash = np.array([_hash(okey[i]) if keyok[i] else -1 for i in range(nold)], np.int64)
-        order = np.array(
-            [i for i in sorted(range(nold), key=lambda i: int(ohash[i])) if keyok[i]], np.int64
-        )
+        ohash = _hashes(okey, keyok)
+        by_hash = np.argsort(ohash, kind="stable")
+        order = by_hash[keyok[by_hash]]
         free = keyok.copy()
         kept = np.zeros(nold, np.bool_)
-        cap = len(found) + 64 * (nold + 1)
+        per_found, per_old, extra = ROOM
+        cap = per_found * len(found) + per_old * nold + extra
         st = (
-            np.zeros((cap, W, 3), np.int64),
+            np.empty((cap, W, 3), np.int64),
             np.zeros(cap, np.int64),
             np.zeros(cap, np.bool_),
             np.zeros(cap, np.bool_),
             np.zeros(cap, np.bool_),
             np.zeros(cap, np.int64),
-            np.zeros(1, np.int64),
+            np.zeros(2, np.int64),
         )
-        nf = len(found)
-        f_items = np.zeros((nf, W, 3), np.int64)
-        f_n = np.zeros(nf, np.int64)
-        f_run = np.zeros(nf, np.bool_)
-        f_tag = np.zeros(nf, np.bool_)
-        for k, (is_run, items) in enumerate(found):
-            f_n[k] = len(items)
-            f_run[k] = is_run
-            f_tag[k] = items[0][3]
-            for x, (s, r, j, _t) in enumerate(items):
-                f_items[k, x] = s, r, j
+        f_items = np.array(
+            [it[:3] for _is_run, items in found for it in items] or [(0, 0, False)], np.int64
+        )
+        f_start = np.zeros(len(found) + 1, np.int64)
+        f_start[1:] = np.cumsum([len(items) for _is_run, items in found])
+        f_run = np.array([is_run for is_run, _items in found], np.bool_)
+        f_tag = np.array([bool(items[0][3]) for _is_run, items in found], np.bool_)
         L, ace = spec.min_len, spec.ace
         m0 = FastSearch._shared_moves((L, 0, ace))
         m1 = FastSearch._shared_moves((L, spec.min_nat, ace))
@@ -795,7 +808,7 @@ class Keeper:
         tv = np.empty((1 << 11, 4), np.int64)
         ts = np.full(1 << 12, -1, np.int32)
         _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
-            st, f_items, f_n, f_run, f_tag, ocnt, oj, okey, ohash, order, free, kept, keyok, self.prm0, self.wins,
+            st, f_items, f_start, f_run, f_tag, ocnt, oj, okey, ohash, order, free, kept, keyok, self.prm0, self.wins,
             self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache, m0.mstore, m1.mcache,
             m1.mstore, tops,
         )  # fmt: skip
@@ -805,6 +818,8 @@ class Keeper:
         if m1 is not m0:
             m1.top, m1.count = int(tops[1, 0]), int(tops[1, 1])
         p_items, p_n, p_run, p_tag, p_alive, _p_j, top = st
+        if top[1]:
+            return None
         play: Melds = []
         for k in range(int(top[0])):
             if p_alive[k]:
@@ -835,5 +850,7 @@ def warm() -> None:
         (True, (0, 4, False), (0, 5, False), (0, 6, False)),
     ]
     found: Melds = [(True, [(0, r, False, False) for r in range(1, 8)])]
-    kept, play = keeper.run([(old[0], 0), (old[1], 0)], keys, found)
+    got = keeper.run([(old[0], 0), (old[1], 0)], keys, found)
+    assert got is not None
+    kept, play = got
     assert kept == [0] and len(play) == 1, (kept, play)

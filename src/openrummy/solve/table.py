@@ -1031,8 +1031,9 @@ def _keep_greedy(
         nj = sum(it[2] for _is_run, its in found.melds for it in its)
         if _keep.usable(spec, most, nj):
             keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
-            kept_idx, rest = keeper.run(cards, keys, found.melds)
-            return kept_idx, CoreResult(found.score, rest)
+            got = keeper.run(cards, keys, found.melds)
+            if got is not None:
+                return got[0], CoreResult(found.score, got[1])
     cells = [{(int(c.suit), c.rank - 1) for c in m.cards if c.suit is not None} for m in melds]
     kept: list[int] = []
     free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
