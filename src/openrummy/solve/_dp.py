@@ -849,6 +849,7 @@ def solve_core(
     budget: int | None = None,
     upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
     unit: int = 1,
+    floor: int | None = None,
     settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
@@ -863,6 +864,10 @@ def solve_core(
     ("can every hand card be placed?") is not answered yes within the prover's
     ``upper_after`` states (``SolverSettings.lp_after`` and ``compiled_lp_after``). A tight
     bound spares the proofs of the bisection.
+
+    ``floor``: only a score of at least this matters; the result has score NEG as soon
+    as the optimum is proven below it (the questions then stop there). One search answers
+    both "is ``floor`` reachable?" and, if so, "what is the best?".
 
     ``unit``: scores come in levels of this size (the table solver weighs each card
     placed ``unit`` plus its value, so the level is the count of cards placed).
@@ -905,6 +910,10 @@ def solve_core(
 
     lo_known = lower
     hi_known = search.node_ub()
+    # questions need not go below floor - 1 (the descent stops once the bound is there)
+    low_stop = NEG if floor is None else floor - 1
+    if hi_known <= low_stop:
+        return CoreResult(NEG, states=search.states)
     later = False  # the outside bound not asked yet, to be asked if the descent runs long
     if upper is not None and lo_known < hi_known:
         # "Can every hand card be placed?" with a small budget first: the usual answer is
@@ -937,6 +946,8 @@ def solve_core(
     # nothing is known yet, the levels are asked first, from above.
     descended = False
     while lo_known < hi_known:
+        if hi_known <= low_stop and lo_known <= low_stop:
+            return CoreResult(NEG, states=search.states)  # nothing reaches floor
         if not descended:
             # from above, ``settings.descent`` questions at most in one call: on each no, the next
             # one asks at the root's new bound
@@ -947,7 +958,7 @@ def solve_core(
                 # question may, the outside bound is asked after all
                 full_budget = search.budget
                 search.budget = min(full_budget, max(search.upper_after, search.states + 1))
-                cut_short = search.ask(need, False, settings.descent, lo_known)
+                cut_short = search.ask(need, False, settings.descent, max(lo_known, low_stop))
                 search.budget = full_budget
                 later = False
                 if cut_short is None:
@@ -962,15 +973,17 @@ def solve_core(
                     continue
                 lo, hi = cut_short
             else:
-                lo, hi = search.ask(need, False, settings.descent, lo_known) or _over()
+                lo, hi = (
+                    search.ask(need, False, settings.descent, max(lo_known, low_stop)) or _over()
+                )
             descended = True
         elif lo_known == NEG and unit > 1:
             # nothing found yet: the level first (with the table solver's weights, the
             # count of cards placed), which rules out a whole level at once
-            need = hi_known - hi_known % unit
+            need = max(hi_known - hi_known % unit, low_stop + 1)
             lo, hi = ask(need)
         else:
-            need = 0 if lo_known == NEG else lo_known + 1
+            need = max(0 if lo_known == NEG else lo_known + 1, low_stop + 1)
             lo, hi = ask(need, True)
         # the root's bounds hold whatever was asked (a later question of the descent may
         # have been answered yes below need; a no at need means nothing reaches it)
@@ -980,7 +993,7 @@ def solve_core(
             hi_known = min(hi_known, need - 1)
         if hi_known < 0:
             hi_known = NEG
-    best = lo_known if lo_known >= 0 else NEG
+    best = lo_known if lo_known >= 0 and lo_known > low_stop else NEG
     if best != NEG and search.root_lo() != best:
         # the known lower bound came from outside: find the melds for it
         ask(best)

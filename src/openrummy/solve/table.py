@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import count, pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
@@ -58,6 +58,9 @@ from openrummy.solve._problem import (
 )
 from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
+
+if TYPE_CHECKING:
+    from openrummy.solve._opening import OpeningMeld
 
 __all__ = [
     "BestPlay",
@@ -368,9 +371,12 @@ class _Solver:
         lower: int = NEG,
         target: int | None = None,
         budget: int | None = None,
+        floor: int | None = None,
     ) -> CoreResult:
         t, tj = _counts(table)
-        return self.solve_counts(t, tj, melds=melds, lower=lower, target=target, budget=budget)
+        return self.solve_counts(
+            t, tj, melds=melds, lower=lower, target=target, budget=budget, floor=floor
+        )
 
     def solve_counts(
         self,
@@ -381,10 +387,15 @@ class _Solver:
         lower: int = NEG,
         target: int | None = None,
         budget: int | None = None,
+        floor: int | None = None,
     ) -> CoreResult:
-        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers)."""
+        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers).
+
+        ``floor``: only an optimum of at least this is wanted (score NEG once it is proven
+        below), found by the same search that proves it (:func:`._dp.solve_core`)."""
         usable = self.usable_hand(t, tj)
-        if target is not None and self.hand:
+        least = max(target if target is not None else NEG, floor if floor is not None else NEG)
+        if least > 0 and self.hand:
             # every usable hand card placed is the most a play can score
             top = self.hj * self.jw + sum(
                 n * w
@@ -392,7 +403,7 @@ class _Solver:
                 for n, w in zip(row, ws, strict=True)
                 if n
             )
-            if top < target:
+            if top < least:
                 return CoreResult(NEG)
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
@@ -413,6 +424,7 @@ class _Solver:
                 budget=settings.dp_budget,
                 upper=(lambda: lp_bound(prob, self.spec)) if settings.lp_bound else None,
                 unit=self.big,
+                floor=floor,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
@@ -428,6 +440,7 @@ class _Solver:
         budget: int | None = None,
         upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
         unit: int = 1,
+        floor: int | None = None,
     ) -> CoreResult:
         """:func:`solve_core` with these settings. With ``python_first`` and the compiled
         core not loaded yet, the Python core alone first (no outside bound: an exact answer
@@ -449,6 +462,7 @@ class _Solver:
                     target=target,
                     budget=first,
                     unit=unit,
+                    floor=floor,
                     settings=replace(settings, compiled=False),
                 )
             except BudgetExceeded:
@@ -465,6 +479,7 @@ class _Solver:
             budget=budget,
             upper=upper,
             unit=unit,
+            floor=floor,
             settings=settings,
         )
 
@@ -829,21 +844,7 @@ def _open_exact(
         return None
     if spec.ace != LOW and spec.min_len > 5:
         return None
-    from openrummy.solve._opening import (  # HiGHS loads with it
-        opening_candidates,
-        run_opening_candidates,
-    )
-
-    if spec.open_mode == OPEN_RUN:
-        ways = run_opening_candidates(spec, solver.h, solver.hj, limit=settings.open_candidates)
-    else:
-        ways = opening_candidates(
-            spec,
-            solver.h,
-            solver.hj,
-            limit=settings.open_candidates,
-            nodes=settings.open_candidates * 40,
-        )
+    ways = _ways_to_open(spec, tuple(map(tuple, solver.h)), solver.hj, settings.open_candidates)
     if ways is None:
         return None
     if not ways:
@@ -851,7 +852,10 @@ def _open_exact(
     rules = solver.rules
     naturals = _naturals(solver.tiles)
     # the best play without the opening rule bounds every way to open
-    if upper is None and table:
+    if upper is None and table and len(ways) == 1:
+        # it would only stop the list early, and the list is this one way
+        upper = -NEG
+    elif upper is None and table:
         # only a bound that may stop the list early (the best play without the opening
         # rule), not worth a long proof: each way's rest places fewer cards and asks first
         # whether it beats the best so far; past the budget the list is not stopped early
@@ -893,16 +897,9 @@ def _open_exact(
         rest.subtract(down)
         then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big)
         # only a rest that beats the best so far (and reaches the known lower bound)
-        # matters: ask that first, one question
+        # matters: one search proves that it cannot, or finds its best
         need = max(best + 1, lower) - worth
-        reached = NEG
-        if need > 0:
-            got = then.solve(table, melds=False, target=need)
-            if got.score == NEG:
-                continue
-            reached = got.score
-        # what the question reached is reachable: the search for the best starts there
-        sub = then.solve(table, melds=True, lower=reached)
+        sub = then.solve(table, melds=True, floor=need if need > 0 else None)
         if sub.score == NEG or worth + sub.score <= best:
             continue
         best = worth + sub.score
@@ -912,6 +909,23 @@ def _open_exact(
     if best_melds is None:
         return CoreResult(NEG)  # nothing reaches lower
     return CoreResult(best, melds=best_melds)
+
+
+@lru_cache(maxsize=64)
+def _ways_to_open(
+    spec: CoreSpec, hand: tuple[tuple[int, ...], ...], jokers: int, limit: int
+) -> dict[tuple[tuple[int, ...], int], tuple[OpeningMeld, ...]] | None:
+    """The ways to open of this hand (:mod:`._opening`), remembered: an opening turn asks
+    for them twice (the opening from the hand alone, then beside the table). The caller
+    only reads the answer."""
+    from openrummy.solve._opening import (  # HiGHS loads with it
+        opening_candidates,
+        run_opening_candidates,
+    )
+
+    if spec.open_mode == OPEN_RUN:
+        return run_opening_candidates(spec, hand, jokers, limit=limit)
+    return opening_candidates(spec, hand, jokers, limit=limit, nodes=limit * 40)
 
 
 def _within(cards: Counter[Card], meld: Meld) -> bool:
