@@ -33,7 +33,7 @@ melds may use hand cards and hand jokers only.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any, NoReturn
@@ -45,6 +45,7 @@ from openrummy.solve._problem import (
     OPEN_NONE,
     OPEN_POINTS,
     OPEN_RUN,
+    WRAP,
     BudgetExceeded,
     CoreProblem,
     CoreResult,
@@ -723,25 +724,35 @@ def mirrored(prob: CoreProblem) -> CoreProblem:
 
 
 class _Race:
-    """Two searches of one position, in opposite rank orders, asked in turns.
+    """Searches of one position in different rank orders, asked in turns.
 
     The cost of a proof depends heavily on the order the ranks are visited in: the bound
     is tight once the cards that cannot all be placed have been passed, and a proof whose
     hard cards come early is often a hundred times cheaper than the same proof read from
-    the other end (docs/solver.md). Which end is better is not known in advance, so each
-    question goes to both searches in turns with doubling budgets, and the first answer
-    counts: the cost stays within about twice the cheaper order's. Each search keeps its
-    memo (a search cut short holds proven bounds only), so no turn's work is lost. The
-    mirrored search starts only when the first has not answered within ``step`` states
-    (``SolverSettings.race_step``), so easy questions pay nothing.
+    the other end (docs/solver.md). Which order is better is not known in advance, so each
+    question goes to every search in turns with doubling budgets, and the first answer
+    counts: the cost stays within about the number of searches times the cheapest order's.
+    Each search keeps its memo (a search cut short holds proven bounds only), so no turn's
+    work is lost. A search starts only when the ones before it have not answered within
+    ``step`` states (``SolverSettings.race_step``), so easy questions pay nothing; the
+    search that answered goes first next time.
+
+    ``others`` make the other searches, each with whether its ranks are reversed (its
+    melds are turned back).
     """
 
-    def __init__(self, first: Prover, second: Callable[[], Prover], budget: int, step: int) -> None:
+    def __init__(
+        self,
+        first: Prover,
+        others: Sequence[tuple[Callable[[], Prover], bool]],
+        budget: int,
+        step: int,
+    ) -> None:
         self.provers: list[Prover] = [first]
-        self.make = second
+        self.reversed: list[bool] = [False]
+        self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
-        self.mirror = False  # whether provers[0] is the mirrored search
 
     @property
     def states(self) -> int:
@@ -765,7 +776,9 @@ class _Race:
         i = 0
         while True:
             if i == len(self.provers):
-                self.provers.append(self.make())
+                make, rev = self.pending.pop(0)
+                self.provers.append(make())
+                self.reversed.append(rev)
             p = self.provers[i]
             left = self.budget - self.states
             if left <= 0:
@@ -775,12 +788,12 @@ class _Race:
             if got is None and p.states < p.budget:
                 return None  # stopped for another reason than this turn's budget
             proven = p.root_hi() if got is None and steps > 1 else need
-            if i == 1 and (got is not None or proven < need):
+            if i > 0 and (got is not None or proven < need):
                 # the order that answered goes first next time
-                self.provers.reverse()
-                self.mirror = not self.mirror
+                self.provers.insert(0, self.provers.pop(i))
+                self.reversed.insert(0, self.reversed.pop(i))
             if got is not None:
-                # the other search may have proven a lower upper bound
+                # another search may have proven a lower upper bound
                 return got[0], min(got[1], self.root_hi())
             if proven < need:
                 # a descent cut short after some of its questions: like a new question,
@@ -790,8 +803,9 @@ class _Race:
                 step = self.step
                 i = 0
                 continue
-            i = 1 - i
-            if i == 0:
+            i += 1
+            if i == len(self.provers) + len(self.pending):
+                i = 0
                 step *= 2
 
     def root_lo(self) -> int:
@@ -804,7 +818,7 @@ class _Race:
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
         got = self.provers[i].melds()
-        if (i == 1) == self.mirror:
+        if not self.reversed[i]:
             return got
         return [
             (is_run, [(s, 14 - r, joker, tag) for s, r, joker, tag in reversed(items)])
@@ -826,12 +840,20 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
             if not settings.race or spec.ace == HIGH:
                 # high-or-low aces are not symmetric (Q-K-A is a run, its mirror K-A-2 not)
                 return first
-            return _Race(
-                first,
-                lambda: _fast.FastSearch(mirrored(prob), spec, fast, settings),
-                fast,
-                settings.race_step,
-            )
+            back = mirrored(prob)
+
+            def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
+                return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
+
+            others: list[tuple[Callable[[], Prover], bool]] = [(search(back, 0), True)]
+            if spec.ace == WRAP:
+                # wrap-around aces: the cycle may be cut at any rank, and where it is cut
+                # matters as much as the direction (_fast.cuts); the mirror of a cut at
+                # rank index c starts at 13 - c
+                for cut in _fast.cuts(prob)[1:]:
+                    others.append((search(prob, cut), False))
+                    others.append((search(back, (13 - cut) % 13), True))
+            return _Race(first, others, fast, settings.race_step)
     return _Prover(prob, spec, budget, settings)
 
 
