@@ -123,10 +123,16 @@ def _highs() -> highspy.Highs:
 
 
 class _Model:
+    """Columns and rows as HiGHS takes them (rows stored compressed as they are added)."""
+
     def __init__(self) -> None:
         self.obj: list[float] = []
         self.ub: list[float] = []
-        self.rows: list[tuple[dict[int, float], float, float]] = []
+        self.row_lo: list[float] = []
+        self.row_hi: list[float] = []
+        self.starts: list[int] = []
+        self.idx: list[int] = []
+        self.val: list[float] = []
 
     def var(self, ub: float, obj: float = 0.0) -> int:
         self.obj.append(obj)
@@ -134,7 +140,23 @@ class _Model:
         return len(self.obj) - 1
 
     def row(self, coef: dict[int, float], lo: float, hi: float) -> None:
-        self.rows.append((coef, lo, hi))
+        self.starts.append(len(self.idx))
+        for k, v in coef.items():
+            if v:
+                self.idx.append(k)
+                self.val.append(v)
+        self.row_lo.append(lo)
+        self.row_hi.append(hi)
+
+    def row2(self, a: int, ca: float, b: int, cb: float, lo: float, hi: float) -> None:
+        """The row ``lo <= ca * a + cb * b <= hi`` (two distinct columns, nonzero)."""
+        self.starts.append(len(self.idx))
+        self.idx.append(a)
+        self.idx.append(b)
+        self.val.append(ca)
+        self.val.append(cb)
+        self.row_lo.append(lo)
+        self.row_hi.append(hi)
 
     def solve(self) -> list[float] | None:
         """The optimal values of the variables, or None if the model has no solution."""
@@ -169,38 +191,31 @@ class _Model:
         inf = highspy.kHighsInf
         hs = _highs()
         n = len(self.obj)
+        ub = np.array(self.ub, dtype=np.float64)
+        ub[np.isinf(ub)] = inf
         hs.addCols(
             n,
-            np.array([-c for c in self.obj], dtype=np.float64),
+            -np.array(self.obj, dtype=np.float64),
             np.zeros(n),
-            np.array([inf if u == np.inf else u for u in self.ub], dtype=np.float64),
+            ub,
             0,
             np.array([], dtype=np.int32),
             np.array([], dtype=np.int32),
             np.array([], dtype=np.float64),
         )
-        lo: list[float] = []
-        hi: list[float] = []
-        starts: list[int] = []
-        idx: list[int] = []
-        val: list[float] = []
-        for coef, a, b in self.rows:
-            starts.append(len(idx))
-            for k, v in coef.items():
-                if v:
-                    idx.append(k)
-                    val.append(v)
-            lo.append(-inf if a == -np.inf else a)
-            hi.append(inf if b == np.inf else b)
-        if self.rows:
+        if self.starts:
+            lo = np.array(self.row_lo, dtype=np.float64)
+            hi = np.array(self.row_hi, dtype=np.float64)
+            lo[np.isneginf(lo)] = -inf
+            hi[np.isposinf(hi)] = inf
             hs.addRows(
-                len(self.rows),
-                np.array(lo, dtype=np.float64),
-                np.array(hi, dtype=np.float64),
-                len(idx),
-                np.array(starts, dtype=np.int32),
-                np.array(idx, dtype=np.int32),
-                np.array(val, dtype=np.float64),
+                len(self.starts),
+                lo,
+                hi,
+                len(self.idx),
+                np.array(self.starts, dtype=np.int32),
+                np.array(self.idx, dtype=np.int32),
+                np.array(self.val, dtype=np.float64),
             )
         return hs
 
@@ -320,11 +335,11 @@ def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
                         add(uses.setdefault((s, r, tag), {}), x, 1)
                         if w >= 0:
                             add(uses[(s, r, tag)], w, -1)
-                            m.row({w: 1, x: -1}, -np.inf, 0)  # one joker per copy here
+                            m.row2(w, 1.0, x, -1.0, -np.inf, 0)  # one joker per copy here
                     else:
                         # no natural here (the filter above left jokers for it): a joker in
                         # every copy
-                        m.row({w: 1, x: -1}, 0, 0)
+                        m.row2(w, 1.0, x, -1.0, 0, 0)
                     if w >= 0:
                         add(jokers_in[tag], w, 1)
                     if tag and spec.open_mode == OPEN_POINTS:

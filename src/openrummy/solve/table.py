@@ -851,19 +851,13 @@ def _open_exact(
         return CoreResult(NEG)  # no opening at all
     rules = solver.rules
     naturals = _naturals(solver.tiles)
-    # the best play without the opening rule bounds every way to open
-    if upper is None and table and len(ways) == 1:
-        # it would only stop the list early, and the list is this one way
-        upper = -NEG
-    elif upper is None and table:
-        # only a bound that may stop the list early (the best play without the opening
-        # rule), not worth a long proof: each way's rest places fewer cards and asks first
-        # whether it beats the best so far; past the budget the list is not stopped early
-        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        try:
-            upper = free.solve(table, melds=False, budget=settings.open_bound_budget).score
-        except BudgetExceeded:
-            upper = -NEG
+    # every hand card placed: nothing scores more
+    top = sum(solver.big + rules.penalty_value(c) for c in solver.hand)
+    # the best play without the opening rule bounds every way to open; beside a table it
+    # is asked only before a second way (below)
+    free_bound = upper is None and bool(table)
+    if upper is None and table:
+        upper = top
     elif upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
         relaxed = free.solve(table, melds=True)
@@ -890,7 +884,21 @@ def _open_exact(
                 return CoreResult(relaxed.score, melds=tagged)
     best, best_melds = NEG, None
     # the ways using the most cards first: they leave the fewest to place
-    for (cards, jokers), melds in sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1]):
+    ordered = sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1])
+    for k, ((cards, jokers), melds) in enumerate(ordered):
+        if k == 1 and free_bound:
+            # only a bound that may stop the list early (the best play without the
+            # opening rule), not worth a long proof: each way's rest asks only whether it
+            # beats the best so far; past the budget the list is not stopped early. Not
+            # asked for one way, nor when the first placed every card.
+            free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+            try:
+                got = free.solve(table, melds=False, budget=settings.open_bound_budget).score
+                upper = min(upper, got)
+            except BudgetExceeded:
+                pass
+            if best >= upper:
+                break
         down = [naturals[c // 13][c % 13] for c in cards] + [JOKER] * jokers
         worth = sum(solver.big + rules.penalty_value(c) for c in down)
         rest = Counter(solver.hand)
