@@ -62,6 +62,10 @@ class _Set:
     tag: bool
 
 
+_FORCED = -2
+"""A run position without a natural available: every copy holds a joker there (no column)."""
+
+
 def _windows(spec: CoreSpec) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
     """Every run window of one suit (ranks and ace-high flags), at most 13 long.
 
@@ -178,6 +182,9 @@ class _Model:
         if not self.obj:
             return "optimal", 0.0, []
         hs = self._load()
+        # HiGHS's presolve took two thirds of a relaxation's time (the columns it removed
+        # are gone from the model already: see _FORCED); the simplex alone is 2-3x faster
+        hs.setOptionValue("presolve", "off")
         hs.run()
         status = hs.getModelStatus()
         if status == highspy.HighsModelStatus.kOptimal:
@@ -328,19 +335,23 @@ def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
                 cap = min([a for a in have if a > 0] or [0])
                 x = m.var(cap + jokers)
                 ws: list[int] = []
+                forced = 0
                 for r, hi, a in zip(ranks, high, have, strict=True):
+                    if a == 0:
+                        # no natural here (the filter above left jokers for it): a joker in
+                        # every copy, counted on x itself (no column of its own)
+                        ws.append(_FORCED)
+                        forced += 1
+                        add(jokers_in[tag], x, 1)
+                        if tag and spec.open_mode == OPEN_POINTS:
+                            add(value_row, x, worth(r, hi)[1])
+                        continue
                     w = m.var(jokers) if jokers else -1
                     ws.append(w)
-                    if a > 0:
-                        add(uses.setdefault((s, r, tag), {}), x, 1)
-                        if w >= 0:
-                            add(uses[(s, r, tag)], w, -1)
-                            m.row2(w, 1.0, x, -1.0, -np.inf, 0)  # one joker per copy here
-                    else:
-                        # no natural here (the filter above left jokers for it): a joker in
-                        # every copy
-                        m.row2(w, 1.0, x, -1.0, 0, 0)
+                    add(uses.setdefault((s, r, tag), {}), x, 1)
                     if w >= 0:
+                        add(uses[(s, r, tag)], w, -1)
+                        m.row2(w, 1.0, x, -1.0, -np.inf, 0)  # one joker per copy here
                         add(jokers_in[tag], w, 1)
                     if tag and spec.open_mode == OPEN_POINTS:
                         v, jv = worth(r, hi)
@@ -348,13 +359,14 @@ def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
                         if w >= 0:
                             add(value_row, w, jv - v)
                 live = [w for w in ws if w >= 0]
-                if live:
+                if live or forced:
+                    # at most ln - M jokers per copy (forced ones included)
                     row = dict.fromkeys(live, 1.0)
-                    row[x] = -(ln - M)
+                    row[x] = forced - (ln - M)
                     m.row(row, -np.inf, 0)
                     if long_min_jokers:
                         row = dict.fromkeys(live, 1.0)
-                        row[x] = -long_min_jokers
+                        row[x] = forced - long_min_jokers
                         m.row(row, 0, np.inf)
                 if tag and spec.open_mode == OPEN_RUN:
                     open_runs[x] = 1
@@ -448,7 +460,7 @@ def _result(
         copies: list[list[Item]] = [[] for _ in range(n)]
         held = [0] * n
         for pos, r in enumerate(run.ranks):
-            w = round(sol[ws[pos]]) if ws[pos] >= 0 else 0
+            w = n if ws[pos] == _FORCED else round(sol[ws[pos]]) if ws[pos] >= 0 else 0
             # the jokers of this position go to the copies holding fewest so far
             order = sorted(range(n), key=lambda c: (held[c], c))
             with_joker = set(order[:w])
