@@ -28,7 +28,7 @@ from helpers.positions import (
     random_table,
 )
 from openrummy.cards import JOKER, Card, Suit
-from openrummy.melds import Meld
+from openrummy.melds import AceMode, Meld
 from openrummy.solve import SolverSettings, best_play
 from openrummy.solve import _dp as dp_module
 from openrummy.solve import _fast as fast_module
@@ -316,7 +316,7 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         got = real_melds(self)
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
-        mirrored_melds += (i == 1) != self.mirror
+        mirrored_melds += self.reversed[i]
         return got
 
     monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
@@ -341,6 +341,37 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
             checked += 1
     assert checked >= 60
     assert mirrored_melds >= 10
+
+
+def test_the_wrap_around_cycle_cut_at_any_rank_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With wrap-around aces the compiled search may start at any rank (the cycle cut
+    there, ranks turned back in the melds): started at several ranks, alone, it gives the
+    same count and value as at the A, and its melds are a legal play."""
+    real_init = fast_module.FastSearch.__init__
+    forced = [0]
+
+    def init(self, prob, spec, budget, settings=DEFAULT_SETTINGS, cut=0):  # type: ignore[no-untyped-def]
+        real_init(self, prob, spec, budget, settings, cut=forced[0])
+
+    monkeypatch.setattr(fast_module.FastSearch, "__init__", init)
+    one_way = SolverSettings(race=False)
+    checked = 0
+    seed = 0
+    while checked < 12:
+        seed += 1
+        p = random_position(seed, table_cards=random.Random(seed).randint(8, 40), hand_cards=10)
+        if p.rules.meld.ace_mode is not AceMode.WRAPAROUND:
+            continue
+        forced[0] = 0
+        at_ace = best_play(
+            p.rules, p.table, p.hand, opened=True, keep_melds=False, settings=one_way
+        )
+        for cut in (1, 5, 9, 12):
+            forced[0] = cut
+            play = best_play(p.rules, p.table, p.hand, opened=True, settings=one_way)
+            assert (play.count, play.value) == (at_ace.count, at_ace.value), (p.label, cut)
+            check_play(p.rules, p.table, p.hand, play, opened=True)
+        checked += 1
 
 
 @pytest.mark.slow

@@ -33,7 +33,7 @@ melds may use hand cards and hand jokers only.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any, NoReturn
@@ -45,6 +45,7 @@ from openrummy.solve._problem import (
     OPEN_NONE,
     OPEN_POINTS,
     OPEN_RUN,
+    WRAP,
     BudgetExceeded,
     CoreProblem,
     CoreResult,
@@ -723,25 +724,35 @@ def mirrored(prob: CoreProblem) -> CoreProblem:
 
 
 class _Race:
-    """Two searches of one position, in opposite rank orders, asked in turns.
+    """Searches of one position in different rank orders, asked in turns.
 
     The cost of a proof depends heavily on the order the ranks are visited in: the bound
     is tight once the cards that cannot all be placed have been passed, and a proof whose
     hard cards come early is often a hundred times cheaper than the same proof read from
-    the other end (docs/solver.md). Which end is better is not known in advance, so each
-    question goes to both searches in turns with doubling budgets, and the first answer
-    counts: the cost stays within about twice the cheaper order's. Each search keeps its
-    memo (a search cut short holds proven bounds only), so no turn's work is lost. The
-    mirrored search starts only when the first has not answered within ``step`` states
-    (``SolverSettings.race_step``), so easy questions pay nothing.
+    the other end (docs/solver.md). Which order is better is not known in advance, so each
+    question goes to every search in turns with doubling budgets, and the first answer
+    counts: the cost stays within about the number of searches times the cheapest order's.
+    Each search keeps its memo (a search cut short holds proven bounds only), so no turn's
+    work is lost. A search starts only when the ones before it have not answered within
+    ``step`` states (``SolverSettings.race_step``), so easy questions pay nothing; the
+    search that answered goes first next time.
+
+    ``others`` make the other searches, each with whether its ranks are reversed (its
+    melds are turned back).
     """
 
-    def __init__(self, first: Prover, second: Callable[[], Prover], budget: int, step: int) -> None:
+    def __init__(
+        self,
+        first: Prover,
+        others: Sequence[tuple[Callable[[], Prover], bool]],
+        budget: int,
+        step: int,
+    ) -> None:
         self.provers: list[Prover] = [first]
-        self.make = second
+        self.reversed: list[bool] = [False]
+        self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
-        self.mirror = False  # whether provers[0] is the mirrored search
 
     @property
     def states(self) -> int:
@@ -765,7 +776,9 @@ class _Race:
         i = 0
         while True:
             if i == len(self.provers):
-                self.provers.append(self.make())
+                make, rev = self.pending.pop(0)
+                self.provers.append(make())
+                self.reversed.append(rev)
             p = self.provers[i]
             left = self.budget - self.states
             if left <= 0:
@@ -775,12 +788,12 @@ class _Race:
             if got is None and p.states < p.budget:
                 return None  # stopped for another reason than this turn's budget
             proven = p.root_hi() if got is None and steps > 1 else need
-            if i == 1 and (got is not None or proven < need):
+            if i > 0 and (got is not None or proven < need):
                 # the order that answered goes first next time
-                self.provers.reverse()
-                self.mirror = not self.mirror
+                self.provers.insert(0, self.provers.pop(i))
+                self.reversed.insert(0, self.reversed.pop(i))
             if got is not None:
-                # the other search may have proven a lower upper bound
+                # another search may have proven a lower upper bound
                 return got[0], min(got[1], self.root_hi())
             if proven < need:
                 # a descent cut short after some of its questions: like a new question,
@@ -790,8 +803,9 @@ class _Race:
                 step = self.step
                 i = 0
                 continue
-            i = 1 - i
-            if i == 0:
+            i += 1
+            if i == len(self.provers) + len(self.pending):
+                i = 0
                 step *= 2
 
     def root_lo(self) -> int:
@@ -804,7 +818,7 @@ class _Race:
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
         got = self.provers[i].melds()
-        if (i == 1) == self.mirror:
+        if not self.reversed[i]:
             return got
         return [
             (is_run, [(s, 14 - r, joker, tag) for s, r, joker, tag in reversed(items)])
@@ -826,12 +840,20 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
             if not settings.race or spec.ace == HIGH:
                 # high-or-low aces are not symmetric (Q-K-A is a run, its mirror K-A-2 not)
                 return first
-            return _Race(
-                first,
-                lambda: _fast.FastSearch(mirrored(prob), spec, fast, settings),
-                fast,
-                settings.race_step,
-            )
+            back = mirrored(prob)
+
+            def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
+                return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
+
+            others: list[tuple[Callable[[], Prover], bool]] = [(search(back, 0), True)]
+            if spec.ace == WRAP:
+                # wrap-around aces: the cycle may be cut at any rank, and where it is cut
+                # matters as much as the direction (_fast.cuts); the mirror of a cut at
+                # rank index c starts at 13 - c
+                for cut in _fast.cuts(prob)[1:]:
+                    others.append((search(prob, cut), False))
+                    others.append((search(back, (13 - cut) % 13), True))
+            return _Race(first, others, fast, settings.race_step)
     return _Prover(prob, spec, budget, settings)
 
 
@@ -849,6 +871,7 @@ def solve_core(
     budget: int | None = None,
     upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
     unit: int = 1,
+    floor: int | None = None,
     settings: SolverSettings = DEFAULT_SETTINGS,
 ) -> CoreResult:
     """Best total weight of hand cards placed, and melds reaching it (score NEG: impossible).
@@ -863,6 +886,10 @@ def solve_core(
     ("can every hand card be placed?") is not answered yes within the prover's
     ``upper_after`` states (``SolverSettings.lp_after`` and ``compiled_lp_after``). A tight
     bound spares the proofs of the bisection.
+
+    ``floor``: only a score of at least this matters; the result has score NEG as soon
+    as the optimum is proven below it (the questions then stop there). One search answers
+    both "is ``floor`` reachable?" and, if so, "what is the best?".
 
     ``unit``: scores come in levels of this size (the table solver weighs each card
     placed ``unit`` plus its value, so the level is the count of cards placed).
@@ -905,6 +932,10 @@ def solve_core(
 
     lo_known = lower
     hi_known = search.node_ub()
+    # questions need not go below floor - 1 (the descent stops once the bound is there)
+    low_stop = NEG if floor is None else floor - 1
+    if hi_known <= low_stop:
+        return CoreResult(NEG, states=search.states)
     later = False  # the outside bound not asked yet, to be asked if the descent runs long
     if upper is not None and lo_known < hi_known:
         # "Can every hand card be placed?" with a small budget first: the usual answer is
@@ -937,6 +968,8 @@ def solve_core(
     # nothing is known yet, the levels are asked first, from above.
     descended = False
     while lo_known < hi_known:
+        if hi_known <= low_stop and lo_known <= low_stop:
+            return CoreResult(NEG, states=search.states)  # nothing reaches floor
         if not descended:
             # from above, ``settings.descent`` questions at most in one call: on each no, the next
             # one asks at the root's new bound
@@ -947,7 +980,7 @@ def solve_core(
                 # question may, the outside bound is asked after all
                 full_budget = search.budget
                 search.budget = min(full_budget, max(search.upper_after, search.states + 1))
-                cut_short = search.ask(need, False, settings.descent, lo_known)
+                cut_short = search.ask(need, False, settings.descent, max(lo_known, low_stop))
                 search.budget = full_budget
                 later = False
                 if cut_short is None:
@@ -962,15 +995,17 @@ def solve_core(
                     continue
                 lo, hi = cut_short
             else:
-                lo, hi = search.ask(need, False, settings.descent, lo_known) or _over()
+                lo, hi = (
+                    search.ask(need, False, settings.descent, max(lo_known, low_stop)) or _over()
+                )
             descended = True
         elif lo_known == NEG and unit > 1:
             # nothing found yet: the level first (with the table solver's weights, the
             # count of cards placed), which rules out a whole level at once
-            need = hi_known - hi_known % unit
+            need = max(hi_known - hi_known % unit, low_stop + 1)
             lo, hi = ask(need)
         else:
-            need = 0 if lo_known == NEG else lo_known + 1
+            need = max(0 if lo_known == NEG else lo_known + 1, low_stop + 1)
             lo, hi = ask(need, True)
         # the root's bounds hold whatever was asked (a later question of the descent may
         # have been answered yes below need; a no at need means nothing reaches it)
@@ -980,7 +1015,7 @@ def solve_core(
             hi_known = min(hi_known, need - 1)
         if hi_known < 0:
             hi_known = NEG
-    best = lo_known if lo_known >= 0 else NEG
+    best = lo_known if lo_known >= 0 and lo_known > low_stop else NEG
     if best != NEG and search.root_lo() != best:
         # the known lower bound came from outside: find the melds for it
         ask(best)

@@ -62,6 +62,10 @@ class _Set:
     tag: bool
 
 
+_FORCED = -2
+"""A run position without a natural available: every copy holds a joker there (no column)."""
+
+
 def _windows(spec: CoreSpec) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
     """Every run window of one suit (ranks and ace-high flags), at most 13 long.
 
@@ -123,10 +127,16 @@ def _highs() -> highspy.Highs:
 
 
 class _Model:
+    """Columns and rows as HiGHS takes them (rows stored compressed as they are added)."""
+
     def __init__(self) -> None:
         self.obj: list[float] = []
         self.ub: list[float] = []
-        self.rows: list[tuple[dict[int, float], float, float]] = []
+        self.row_lo: list[float] = []
+        self.row_hi: list[float] = []
+        self.starts: list[int] = []
+        self.idx: list[int] = []
+        self.val: list[float] = []
 
     def var(self, ub: float, obj: float = 0.0) -> int:
         self.obj.append(obj)
@@ -134,7 +144,23 @@ class _Model:
         return len(self.obj) - 1
 
     def row(self, coef: dict[int, float], lo: float, hi: float) -> None:
-        self.rows.append((coef, lo, hi))
+        self.starts.append(len(self.idx))
+        for k, v in coef.items():
+            if v:
+                self.idx.append(k)
+                self.val.append(v)
+        self.row_lo.append(lo)
+        self.row_hi.append(hi)
+
+    def row2(self, a: int, ca: float, b: int, cb: float, lo: float, hi: float) -> None:
+        """The row ``lo <= ca * a + cb * b <= hi`` (two distinct columns, nonzero)."""
+        self.starts.append(len(self.idx))
+        self.idx.append(a)
+        self.idx.append(b)
+        self.val.append(ca)
+        self.val.append(cb)
+        self.row_lo.append(lo)
+        self.row_hi.append(hi)
 
     def solve(self) -> list[float] | None:
         """The optimal values of the variables, or None if the model has no solution."""
@@ -156,6 +182,9 @@ class _Model:
         if not self.obj:
             return "optimal", 0.0, []
         hs = self._load()
+        # HiGHS's presolve took two thirds of a relaxation's time (the columns it removed
+        # are gone from the model already: see _FORCED); the simplex alone is 2-3x faster
+        hs.setOptionValue("presolve", "off")
         hs.run()
         status = hs.getModelStatus()
         if status == highspy.HighsModelStatus.kOptimal:
@@ -169,38 +198,31 @@ class _Model:
         inf = highspy.kHighsInf
         hs = _highs()
         n = len(self.obj)
+        ub = np.array(self.ub, dtype=np.float64)
+        ub[np.isinf(ub)] = inf
         hs.addCols(
             n,
-            np.array([-c for c in self.obj], dtype=np.float64),
+            -np.array(self.obj, dtype=np.float64),
             np.zeros(n),
-            np.array([inf if u == np.inf else u for u in self.ub], dtype=np.float64),
+            ub,
             0,
             np.array([], dtype=np.int32),
             np.array([], dtype=np.int32),
             np.array([], dtype=np.float64),
         )
-        lo: list[float] = []
-        hi: list[float] = []
-        starts: list[int] = []
-        idx: list[int] = []
-        val: list[float] = []
-        for coef, a, b in self.rows:
-            starts.append(len(idx))
-            for k, v in coef.items():
-                if v:
-                    idx.append(k)
-                    val.append(v)
-            lo.append(-inf if a == -np.inf else a)
-            hi.append(inf if b == np.inf else b)
-        if self.rows:
+        if self.starts:
+            lo = np.array(self.row_lo, dtype=np.float64)
+            hi = np.array(self.row_hi, dtype=np.float64)
+            lo[np.isneginf(lo)] = -inf
+            hi[np.isposinf(hi)] = inf
             hs.addRows(
-                len(self.rows),
-                np.array(lo, dtype=np.float64),
-                np.array(hi, dtype=np.float64),
-                len(idx),
-                np.array(starts, dtype=np.int32),
-                np.array(idx, dtype=np.int32),
-                np.array(val, dtype=np.float64),
+                len(self.starts),
+                lo,
+                hi,
+                len(self.idx),
+                np.array(self.starts, dtype=np.int32),
+                np.array(self.idx, dtype=np.int32),
+                np.array(self.val, dtype=np.float64),
             )
         return hs
 
@@ -313,19 +335,23 @@ def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
                 cap = min([a for a in have if a > 0] or [0])
                 x = m.var(cap + jokers)
                 ws: list[int] = []
+                forced = 0
                 for r, hi, a in zip(ranks, high, have, strict=True):
+                    if a == 0:
+                        # no natural here (the filter above left jokers for it): a joker in
+                        # every copy, counted on x itself (no column of its own)
+                        ws.append(_FORCED)
+                        forced += 1
+                        add(jokers_in[tag], x, 1)
+                        if tag and spec.open_mode == OPEN_POINTS:
+                            add(value_row, x, worth(r, hi)[1])
+                        continue
                     w = m.var(jokers) if jokers else -1
                     ws.append(w)
-                    if a > 0:
-                        add(uses.setdefault((s, r, tag), {}), x, 1)
-                        if w >= 0:
-                            add(uses[(s, r, tag)], w, -1)
-                            m.row({w: 1, x: -1}, -np.inf, 0)  # one joker per copy here
-                    else:
-                        # no natural here (the filter above left jokers for it): a joker in
-                        # every copy
-                        m.row({w: 1, x: -1}, 0, 0)
+                    add(uses.setdefault((s, r, tag), {}), x, 1)
                     if w >= 0:
+                        add(uses[(s, r, tag)], w, -1)
+                        m.row2(w, 1.0, x, -1.0, -np.inf, 0)  # one joker per copy here
                         add(jokers_in[tag], w, 1)
                     if tag and spec.open_mode == OPEN_POINTS:
                         v, jv = worth(r, hi)
@@ -333,13 +359,14 @@ def _build(prob: CoreProblem, spec: CoreSpec) -> _Built | None:
                         if w >= 0:
                             add(value_row, w, jv - v)
                 live = [w for w in ws if w >= 0]
-                if live:
+                if live or forced:
+                    # at most ln - M jokers per copy (forced ones included)
                     row = dict.fromkeys(live, 1.0)
-                    row[x] = -(ln - M)
+                    row[x] = forced - (ln - M)
                     m.row(row, -np.inf, 0)
                     if long_min_jokers:
                         row = dict.fromkeys(live, 1.0)
-                        row[x] = -long_min_jokers
+                        row[x] = forced - long_min_jokers
                         m.row(row, 0, np.inf)
                 if tag and spec.open_mode == OPEN_RUN:
                     open_runs[x] = 1
@@ -433,7 +460,7 @@ def _result(
         copies: list[list[Item]] = [[] for _ in range(n)]
         held = [0] * n
         for pos, r in enumerate(run.ranks):
-            w = round(sol[ws[pos]]) if ws[pos] >= 0 else 0
+            w = n if ws[pos] == _FORCED else round(sol[ws[pos]]) if ws[pos] >= 0 else 0
             # the jokers of this position go to the copies holding fewest so far
             order = sorted(range(n), key=lambda c: (held[c], c))
             with_joker = set(order[:w])

@@ -61,6 +61,7 @@ from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 if TYPE_CHECKING:
     from openrummy.solve._fast import BareSearch
+    from openrummy.solve._opening import OpeningMeld
 
 __all__ = [
     "BestPlay",
@@ -371,9 +372,12 @@ class _Solver:
         lower: int = NEG,
         target: int | None = None,
         budget: int | None = None,
+        floor: int | None = None,
     ) -> CoreResult:
         t, tj = _counts(table)
-        return self.solve_counts(t, tj, melds=melds, lower=lower, target=target, budget=budget)
+        return self.solve_counts(
+            t, tj, melds=melds, lower=lower, target=target, budget=budget, floor=floor
+        )
 
     def solve_counts(
         self,
@@ -384,10 +388,15 @@ class _Solver:
         lower: int = NEG,
         target: int | None = None,
         budget: int | None = None,
+        floor: int | None = None,
     ) -> CoreResult:
-        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers)."""
+        """:meth:`solve` of the table given as counts (``t[suit][rank index]``, jokers).
+
+        ``floor``: only an optimum of at least this is wanted (score NEG once it is proven
+        below), found by the same search that proves it (:func:`._dp.solve_core`)."""
         usable = self.usable_hand(t, tj)
-        if target is not None and self.hand:
+        least = max(target if target is not None else NEG, floor if floor is not None else NEG)
+        if least > 0 and self.hand:
             # every usable hand card placed is the most a play can score
             top = self.hj * self.jw + sum(
                 n * w
@@ -395,7 +404,7 @@ class _Solver:
                 for n, w in zip(row, ws, strict=True)
                 if n
             )
-            if top < target:
+            if top < least:
                 return CoreResult(NEG)
         prob = CoreProblem(
             table=tuple(tuple(x) for x in t),
@@ -416,6 +425,7 @@ class _Solver:
                 budget=settings.dp_budget,
                 upper=(lambda: lp_bound(prob, self.spec)) if settings.lp_bound else None,
                 unit=self.big,
+                floor=floor,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
@@ -431,6 +441,7 @@ class _Solver:
         budget: int | None = None,
         upper: Callable[[], tuple[int | None, CoreResult | None]] | None = None,
         unit: int = 1,
+        floor: int | None = None,
     ) -> CoreResult:
         """:func:`solve_core` with these settings. With ``python_first`` and the compiled
         core not loaded yet, the Python core alone first (no outside bound: an exact answer
@@ -452,6 +463,7 @@ class _Solver:
                     target=target,
                     budget=first,
                     unit=unit,
+                    floor=floor,
                     settings=replace(settings, compiled=False),
                 )
             except BudgetExceeded:
@@ -468,6 +480,7 @@ class _Solver:
             budget=budget,
             upper=upper,
             unit=unit,
+            floor=floor,
             settings=settings,
         )
 
@@ -845,37 +858,20 @@ def _open_exact(
         return None
     if spec.ace != LOW and spec.min_len > 5:
         return None
-    from openrummy.solve._opening import (  # HiGHS loads with it
-        opening_candidates,
-        run_opening_candidates,
-    )
-
-    if spec.open_mode == OPEN_RUN:
-        ways = run_opening_candidates(spec, solver.h, solver.hj, limit=settings.open_candidates)
-    else:
-        ways = opening_candidates(
-            spec,
-            solver.h,
-            solver.hj,
-            limit=settings.open_candidates,
-            nodes=settings.open_candidates * 40,
-        )
+    ways = _ways_to_open(spec, tuple(map(tuple, solver.h)), solver.hj, settings.open_candidates)
     if ways is None:
         return None
     if not ways:
         return CoreResult(NEG)  # no opening at all
     rules = solver.rules
     naturals = _naturals(solver.tiles)
-    # the best play without the opening rule bounds every way to open
+    # every hand card placed: nothing scores more
+    top = sum(solver.big + rules.penalty_value(c) for c in solver.hand)
+    # the best play without the opening rule bounds every way to open; beside a table it
+    # is asked only before a second way (below)
+    free_bound = upper is None and bool(table)
     if upper is None and table:
-        # only a bound that may stop the list early (the best play without the opening
-        # rule), not worth a long proof: each way's rest places fewer cards and asks first
-        # whether it beats the best so far; past the budget the list is not stopped early
-        free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        try:
-            upper = free.solve(table, melds=False, budget=settings.open_bound_budget).score
-        except BudgetExceeded:
-            upper = -NEG
+        upper = top
     elif upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
         relaxed = free.solve(table, melds=True)
@@ -902,23 +898,30 @@ def _open_exact(
                 return CoreResult(relaxed.score, melds=tagged)
     best, best_melds = NEG, None
     # the ways using the most cards first: they leave the fewest to place
-    for (cards, jokers), melds in sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1]):
+    ordered = sorted(ways.items(), key=lambda kv: -len(kv[0][0]) - kv[0][1])
+    for k, ((cards, jokers), melds) in enumerate(ordered):
+        if k == 1 and free_bound:
+            # only a bound that may stop the list early (the best play without the
+            # opening rule), not worth a long proof: each way's rest asks only whether it
+            # beats the best so far; past the budget the list is not stopped early. Not
+            # asked for one way, nor when the first placed every card.
+            free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
+            try:
+                got = free.solve(table, melds=False, budget=settings.open_bound_budget).score
+                upper = min(upper, got)
+            except BudgetExceeded:
+                pass
+            if best >= upper:
+                break
         down = [naturals[c // 13][c % 13] for c in cards] + [JOKER] * jokers
         worth = sum(solver.big + rules.penalty_value(c) for c in down)
         rest = Counter(solver.hand)
         rest.subtract(down)
         then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, settings, big=solver.big)
         # only a rest that beats the best so far (and reaches the known lower bound)
-        # matters: ask that first, one question
+        # matters: one search proves that it cannot, or finds its best
         need = max(best + 1, lower) - worth
-        reached = NEG
-        if need > 0:
-            got = then.solve(table, melds=False, target=need)
-            if got.score == NEG:
-                continue
-            reached = got.score
-        # what the question reached is reachable: the search for the best starts there
-        sub = then.solve(table, melds=True, lower=reached)
+        sub = then.solve(table, melds=True, floor=need if need > 0 else None)
         if sub.score == NEG or worth + sub.score <= best:
             continue
         best = worth + sub.score
@@ -928,6 +931,23 @@ def _open_exact(
     if best_melds is None:
         return CoreResult(NEG)  # nothing reaches lower
     return CoreResult(best, melds=best_melds)
+
+
+@lru_cache(maxsize=64)
+def _ways_to_open(
+    spec: CoreSpec, hand: tuple[tuple[int, ...], ...], jokers: int, limit: int
+) -> dict[tuple[tuple[int, ...], int], tuple[OpeningMeld, ...]] | None:
+    """The ways to open of this hand (:mod:`._opening`), remembered: an opening turn asks
+    for them twice (the opening from the hand alone, then beside the table). The caller
+    only reads the answer."""
+    from openrummy.solve._opening import (  # HiGHS loads with it
+        opening_candidates,
+        run_opening_candidates,
+    )
+
+    if spec.open_mode == OPEN_RUN:
+        return run_opening_candidates(spec, hand, jokers, limit=limit)
+    return opening_candidates(spec, hand, jokers, limit=limit, nodes=limit * 40)
 
 
 def _within(cards: Counter[Card], meld: Meld) -> bool:
