@@ -49,9 +49,11 @@ from openrummy.melds import AceMode, Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import ManipulationRules, OpeningType
-from openrummy.solve import BestPlay, best_play
+from openrummy.solve import BestPlay, SolverSettings, best_play
 
 SIZES = (20, 40, 60, 80)
+FORCE_RELAXATION = SolverSettings(compiled_lp_after=0, compiled_lp_on_no=True, lp_after=0)
+"""Settings that ask the linear relaxation at once (the warm-ups load it with these)."""
 
 VARIANTS: tuple[tuple[str, str, dict[str, object], tuple[int, ...], bool], ...] = (
     # (label, preset, options, table sizes, opened)
@@ -436,6 +438,7 @@ def main(argv: list[str]) -> int:
     warm = make_position(0, 20, "typical")
     best_play(rules, warm.table, warm.hand, keep_melds=False)
     best_play(rules, warm.table, warm.hand)
+    best_play(rules, warm.table, warm.hand, settings=FORCE_RELAXATION)
     optimum(rules, [c for m in warm.table for c in m.cards], warm.hand)
     if theirs is not None:
         theirs.solve(warm)
@@ -577,6 +580,9 @@ def run_variants(n: int, install: bool = True, groups: Sequence[str] | None = No
     warm = variant_position(0, warm_rules, 20, 14)
     optimum(warm_rules, [c for m in warm.table for c in m.cards], warm.hand)
     best_play(warm_rules, warm.table, warm.hand)
+    # and the linear relaxation once (its module and HiGHS's first run: about 10 ms that
+    # a long-lived process pays once, not on whichever position first needs it)
+    best_play(warm_rules, warm.table, warm.hand, settings=FORCE_RELAXATION)
     # what the warm-up loaded (numba's and HiGHS's objects) lives as long as the process:
     # kept out of the garbage collector's walks, a full collection that lands in a solve
     # costs what the solve's own garbage costs, not ~50 ms of walking the whole heap
