@@ -221,8 +221,9 @@ def _piece_key(items: Any, a: int, b: int, is_run: bool, out: Any) -> None:
 
 
 @_jit
-def _find(okey: Any, ohash: Any, order: Any, free: Any, row: Any) -> int:
+def _find(olds: Any, row: Any) -> int:
     """The free old meld with this key (the last by index: ``list.pop``), or -1."""
+    okey, ohash, order, free, _kept = olds
     h = _hash(row)
     n = order.shape[0]
     lo = 0
@@ -280,21 +281,20 @@ def _absorb(
     tag: bool,
     L: int,
     min_nat: int,
-    okey: Any,
-    ohash: Any,
-    order: Any,
-    free: Any,
-    kept: Any,
+    olds: Any,
     row: Any,
 ) -> None:
     """``absorb`` of one meld: the old melds it holds unchanged (or as pieces of a run) are
-    kept, the rest joins the play."""
+    kept, the rest joins the play. ``olds``: the old melds' key rows, their hashes, their
+    indices by hash, and which are free and which kept."""
+    free = olds[3]
+    kept = olds[4]
     if tag:
         _push(st, items, 0, n, is_run, True)
         return
     if not is_run:
         _piece_key(items, 0, n, False, row)
-        o = _find(okey, ohash, order, free, row)
+        o = _find(olds, row)
         if o >= 0:
             free[o] = False
             kept[o] = True
@@ -313,7 +313,7 @@ def _absorb(
             if best[i] < 0:
                 continue
             _piece_key(items, i, j, True, row)
-            if _find(okey, ohash, order, free, row) >= 0:
+            if _find(olds, row) >= 0:
                 got = best[i] + 1
             elif j - i >= L and nat[j] - nat[i] >= min_nat:
                 got = best[i]
@@ -336,7 +336,7 @@ def _absorb(
         b = ends[x]
         a = cut[b]
         _piece_key(items, a, b, True, row)
-        o = _find(okey, ohash, order, free, row)
+        o = _find(olds, row)
         if o >= 0:
             free[o] = False
             kept[o] = True
@@ -391,11 +391,7 @@ def _answer(
     M: int,
     min_nat: int,
     set_max: int,
-    okey: Any,
-    ohash: Any,
-    order: Any,
-    free: Any,
-    kept: Any,
+    olds: Any,
     row: Any,
 ) -> None:
     """The melds of a search's answer (``_fast._melds_from``, in its order), each absorbed."""
@@ -428,7 +424,7 @@ def _answer(
                 buf[x - a, 0] = rows[x, 1]
                 buf[x - a, 1] = rows[x, 2]
                 buf[x - a, 2] = rows[x, 3]
-            _absorb(st, buf, b - a, True, False, L, min_nat, okey, ohash, order, free, kept, row)
+            _absorb(st, buf, b - a, True, False, L, min_nat, olds, row)
     ends = np.zeros(32, np.int64)
     for s in range(4):
         nl = nleave[s]
@@ -520,9 +516,7 @@ def _answer(
                     piece[y - a, 0] = buf[y, 0]
                     piece[y - a, 1] = buf[y, 1]
                     piece[y - a, 2] = buf[y, 2]
-                _absorb(
-                    st, piece, b - a, True, False, L, min_nat, okey, ohash, order, free, kept, row
-                )
+                _absorb(st, piece, b - a, True, False, L, min_nat, olds, row)
                 a = b
     its = np.zeros((W, 3), np.int64)
     fs = np.zeros(32, np.int64)
@@ -555,7 +549,7 @@ def _answer(
                 its[n, 1] = r + 1
                 its[n, 2] = 1
                 n += 1
-            _absorb(st, its, n, False, False, L, min_nat, okey, ohash, order, free, kept, row)
+            _absorb(st, its, n, False, False, L, min_nat, olds, row)
 
 
 @_jit
@@ -567,11 +561,7 @@ def _keep_loop(
     f_tag: Any,
     ocnt: Any,
     oj: Any,
-    okey: Any,
-    ohash: Any,
-    order: Any,
-    free: Any,
-    kept: Any,
+    olds: Any,
     keyok: Any,
     prm0: Any,
     wins: Any,
@@ -591,6 +581,8 @@ def _keep_loop(
     first, then with the melds of neighbouring ranks. Returns the memo's and the move
     stores' arrays (new ones when grown)."""
     p_items, p_n, _p_run, p_tag, p_alive, p_j, top = st
+    free = olds[3]
+    kept = olds[4]
     L = prm0[0]
     min_nat = prm0[16]
     set_max = prm0[17]
@@ -606,8 +598,7 @@ def _keep_loop(
         a = f_start[k]
         b = f_start[k + 1]
         _absorb(
-            st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, okey, ohash, order, free,
-            kept, row,
+            st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, olds, row
         )  # fmt: skip
     for wide in range(2):
         for i in range(nold):
@@ -725,8 +716,7 @@ def _keep_loop(
                 path = _path(tk, tv, ts, ms, 13)
                 rows, sets, debt, is_open = _runs_of(path, ms, L, M)
                 _answer(
-                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, okey, ohash,
-                    order, free, kept, row,
+                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row
                 )  # fmt: skip
     return tk, tv, ts, mc0, mc1
 
@@ -808,9 +798,9 @@ class Keeper:
         tv = np.empty((1 << 11, 4), np.int64)
         ts = np.full(1 << 12, -1, np.int32)
         _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
-            st, f_items, f_start, f_run, f_tag, ocnt, oj, okey, ohash, order, free, kept, keyok, self.prm0, self.wins,
-            self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache, m0.mstore, m1.mcache,
-            m1.mstore, tops,
+            st, f_items, f_start, f_run, f_tag, ocnt, oj, (okey, ohash, order, free, kept), keyok,
+            self.prm0, self.wins, self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache,
+            m0.mstore, m1.mcache, m1.mstore, tops,
         )  # fmt: skip
         if m1 is not m0:
             m1.mcache = mc1
