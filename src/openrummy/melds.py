@@ -36,6 +36,7 @@ __all__ = [
     "MeldItem",
     "MeldKind",
     "MeldRules",
+    "run_order",
     "run_positions",
 ]
 
@@ -451,20 +452,30 @@ def _check_set(
 
 def run_positions(idents: Sequence[Card], rules: MeldRules) -> list[int] | None:
     """Indices of ``idents`` in run order if they form a run under ``rules``, else None."""
-    n = len(idents)
-    ranks = [c.rank for c in idents]
-    if len({c.suit for c in idents}) != 1:
-        return None
-    if rules.ace_mode is AceMode.WRAPAROUND:
-        if n > 13 or len(set(ranks)) != n:
+    suit = idents[0].suit if idents else None
+    for c in idents:
+        if c.suit != suit:
             return None
+    return run_order([c.rank for c in idents], rules)
+
+
+def run_order(ranks: Sequence[int], rules: MeldRules) -> list[int] | None:
+    """Indices of ``ranks`` (of one suit) in run order if they form a run under ``rules``,
+    else None. A run round the K–A corner (wrap-around) starts after its gap; the 13 ranks
+    start at the A."""
+    n = len(ranks)
+    if rules.ace_mode is AceMode.WRAPAROUND:
         rset = set(ranks)
-        for start in range(1, 14):
-            window = [((start - 1 + k) % 13) + 1 for k in range(n)]
-            if set(window) == rset:
-                pos = {r: i for i, r in enumerate(window)}
-                return sorted(range(n), key=lambda i: pos[ranks[i]])
-        return None
+        if n > 13 or len(rset) != n or n == 0:
+            return None
+        if n == 13:
+            start = 1
+        else:
+            starts = [r for r in rset if (r - 2) % 13 + 1 not in rset]
+            if len(starts) != 1:
+                return None  # more than one gap: not one stretch of the cycle
+            start = starts[0]
+        return sorted(range(n), key=lambda i: (ranks[i] - start) % 13)
     if len(set(ranks)) == n:
         low = sorted(ranks)
         if low == list(range(low[0], low[0] + n)):

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from openrummy._memo import by_identity
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.errors import ConfigError, InvalidMeldError
-from openrummy.melds import AceMode, Meld, MeldItem, MeldRules
+from openrummy.melds import AceMode, Meld, MeldItem, MeldRules, run_order
 from openrummy.rules.common import DeckKind
 from openrummy.rules.manipulation import JokerValue, ManipulationRules, Mobility, OpeningType
 from openrummy.solve import compiled
@@ -501,7 +501,41 @@ def _core_meld(items: tuple[tuple[int, int, bool], ...], tiles: bool, rules: Mel
     """A core meld ((suit, rank, is a joker) per item) as a :class:`Meld` in normal form:
     the same melds come back in play after play."""
     made = _items(tiles)
-    return Meld(tuple(made[joker][s][r - 1] for s, r, joker in items)).normalized(rules)
+    order = _normal_order([(s, r) for s, r, _j in items], [j for *_x, j in items], rules)
+    return Meld(tuple(made[items[i][2]][items[i][0]][items[i][1] - 1] for i in order))
+
+
+def _normal_order(cells: list[tuple[int, int]], wild: list[bool], rules: MeldRules) -> list[int]:
+    """The order of :meth:`Meld.normalized` for a valid meld whose items are these cells
+    (suit, rank) as naturals or jokers (``wild``), from the numbers alone: a set by suit,
+    naturals first; a run by :func:`run_order`. (Checking the meld again and ordering its
+    cards cost most of the answer's time on a large table seen for the first time.)"""
+    r0 = cells[0][1]
+    if all(r == r0 for _s, r in cells):
+        return sorted(range(len(cells)), key=lambda i: (cells[i][0], wild[i]))
+    order = run_order([r for _s, r in cells], rules)
+    assert order is not None, "not a valid meld"
+    return order
+
+
+@lru_cache(maxsize=16_384)
+def _normal(m: Meld, mr: MeldRules) -> Meld:
+    """``m.normalized(mr)`` for a valid meld (:func:`_normal_order` where every wild item
+    is a joker with its identity)."""
+    items = m.items
+    cells: list[tuple[int, int]] = []
+    wild: list[bool] = []
+    for it in items:
+        c = it.represents
+        joker = it.card.is_joker
+        if c is None or c.suit is None or (not joker and c is not it.card and c != it.card):
+            return m.normalized(mr)
+        cells.append((int(c.suit), c.rank))
+        wild.append(joker)
+    order = _normal_order(cells, wild, mr)
+    if all(i == k for k, i in enumerate(order)):
+        return m
+    return Meld(tuple(items[i] for i in order))
 
 
 def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]) -> list[Meld]:
@@ -576,11 +610,11 @@ def _kept_count(
     """How many melds of ``before`` the table ``base`` + ``new`` holds unchanged (``new``:
     melds of :meth:`_Solver.to_melds`, in normal form already)."""
     mr = rules.meld_rules
-    left = Counter(m.normalized(mr) for m in base)
+    left = Counter(_normal(m, mr) for m in base)
     left.update(new)
     kept = 0
     for m in before:
-        key = m.normalized(mr)
+        key = _normal(m, mr)
         if left[key] > 0:
             left[key] -= 1
             kept += 1
