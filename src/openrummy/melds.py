@@ -401,44 +401,49 @@ def _check(items: tuple[MeldItem, ...], rules: MeldRules) -> tuple[MeldKind | No
     if n == 0:
         return None, Reason.of("meld.empty")
     idents: list[Card] = []
-    naturals = 0
+    natural_suits: list[Suit | None] = []  # the suits of the items that are not wild
     for it in items:
-        if it.represents is None:
-            return None, Reason.of("meld.joker_unnamed", card=str(it.card))
-        if it.represents.is_joker:
+        rep = it.represents
+        card = it.card
+        if rep is None:
+            return None, Reason.of("meld.joker_unnamed", card=str(card))
+        if rep.suit is None:
             return None, Reason.of("meld.wild_for_joker", item=str(it))
-        if it.is_wild:
-            if not rules.can_be_wild(it.card):
-                return None, Reason.of(
-                    "meld.not_wild", card=str(it.card), identity=str(it.represents)
-                )
-            if not it.card.is_joker and it.represents.tile != it.card.tile:
-                return None, Reason.of("meld.item_mixes_tiles", item=str(it))
+        # (MeldItem.is_wild and Rules.can_be_wild inlined: every check of a table's melds
+        # comes here, and a joker may always be wild)
+        if card.suit is None:
+            pass
+        elif rep is card or rep == card:
+            natural_suits.append(card.suit)
         else:
-            naturals += 1
-        idents.append(it.represents)
-    if len({c.tile for c in idents}) > 1:
-        return None, Reason.of("meld.mixes_tiles")
+            if not rules.can_be_wild(card):
+                return None, Reason.of("meld.not_wild", card=str(card), identity=str(rep))
+            if rep.tile != card.tile:
+                return None, Reason.of("meld.item_mixes_tiles", item=str(it))
+        idents.append(rep)
+    tile = idents[0].tile
+    for c in idents:
+        if c.tile != tile:
+            return None, Reason.of("meld.mixes_tiles")
     if n < 3:
         return None, Reason.of("meld.too_short", count=n)
-    if naturals < rules.min_naturals:
+    if len(natural_suits) < rules.min_naturals:
         return None, Reason.of("meld.few_naturals", count=rules.min_naturals)
-    ranks = {c.rank for c in idents}
-    suits = {c.suit for c in idents}
-    if len(ranks) == 1:
-        return _check_set(items, idents, rules)
-    if len(suits) == 1:
+    rank = idents[0].rank
+    if all(c.rank == rank for c in idents):
+        return _check_set(natural_suits, idents, rules)
+    suit = idents[0].suit
+    if all(c.suit == suit for c in idents):
         return _check_run(idents, rules)
     return None, Reason.of("meld.not_set_or_run")
 
 
 def _check_set(
-    items: tuple[MeldItem, ...], idents: list[Card], rules: MeldRules
+    natural_suits: list[Suit | None], idents: list[Card], rules: MeldRules
 ) -> tuple[MeldKind | None, Reason | None]:
-    n = len(items)
+    n = len(idents)
     if n > rules.set_max:
         return None, Reason.of("meld.set_too_big", max=rules.set_max, count=n)
-    natural_suits = [it.card.suit for it in items if not it.is_wild]
     if len(set(natural_suits)) != len(natural_suits):
         return None, Reason.of("meld.set_repeats_suit")
     rep_suits = [c.suit for c in idents]

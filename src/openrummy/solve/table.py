@@ -564,13 +564,17 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
     use instead (cards of this deck, jokers given an identity), or the meld and why it is
     not valid. Remembered: a game's table holds the same melds turn after turn."""
     given = m
-    if any(
-        (it.card.tile != tiles and not it.card.is_joker)
-        or (
-            it.represents is not None and it.represents.tile != tiles and not it.represents.is_joker
-        )
-        for it in m.items
-    ):
+    other_deck = unnamed = False
+    for it in m.items:
+        c = it.card
+        rep = it.represents
+        if c.tile != tiles and c.suit is not None:
+            other_deck = True
+        if rep is None:
+            unnamed = True
+        elif rep.tile != tiles and rep.suit is not None:
+            other_deck = True
+    if other_deck:
         m = Meld(
             tuple(
                 MeldItem(
@@ -580,7 +584,7 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
                 for it in m.items
             )
         )
-    if any(it.represents is None for it in m.items):
+    if unnamed:
         options = m.assignments(mr)
         if not options:
             return m, m.check(mr) or "not a valid meld"
@@ -591,17 +595,20 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
     # the deck's shared items (as the solver's own melds hold them): comparing the melds
     # kept with those of the answer then meets the same objects, not equal ones
     shared = _items(tiles)
-    items = tuple(
-        shared[it.card.is_joker][int(it.represents.suit)][it.represents.rank - 1]
-        if it.represents is not None
-        and it.represents.suit is not None
-        and (it.card.is_joker or it.card == it.represents)
-        else it
-        for it in m.items
-    )
-    if all(a is b for a, b in zip(items, m.items, strict=True)):
+    items: list[MeldItem] = []
+    same = True
+    for it in m.items:
+        c = it.card
+        rep = it.represents
+        if rep is not None and rep.suit is not None and (c.suit is None or c is rep or c == rep):
+            new = shared[c.suit is None][rep.suit][rep.rank - 1]
+            same = same and new is it
+            items.append(new)
+        else:
+            items.append(it)
+    if same:
         return None if m is given else m
-    return Meld(items)
+    return Meld(tuple(items))
 
 
 def _kept_count(
