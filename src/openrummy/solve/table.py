@@ -619,8 +619,13 @@ def _kept_count(
     mr = rules.meld_rules
     left = Counter(_normal(m, mr) for m in base)
     left.update(new)
+    # a meld's items summed by hash, in any order: equal melds have equal sums, so a meld
+    # whose sum no meld of the new table has is not held (and is not put in normal form)
+    sums = {sum(map(hash, m.items)) for m in left}
     kept = 0
     for m in before:
+        if sum(map(hash, m.items)) not in sums:
+            continue
         key = _normal(m, mr)
         if left[key] > 0:
             left[key] -= 1
