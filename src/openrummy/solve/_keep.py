@@ -27,12 +27,14 @@ from openrummy.solve._fast import (
     _TOP,
     FastSearch,
     _bare,
+    _frame,
     _jit,
     _path,
     _pin_mode,
     _runs_of,
     _set_table,
     _weights,
+    bare_memos,
     window_arrays,
 )
 from openrummy.solve._problem import (
@@ -380,6 +382,21 @@ def _split(items: Any, n: int, L: int, M: int, ends: Any) -> int:
 
 
 @_jit
+def _reframe(items: Any, n: int, is_run: bool, side: int, cut: int, low: bool) -> None:
+    """A meld of a bare question's answer, read in its side's frame, in the position's own
+    ranks (``_fast.unframed``)."""
+    for x in range(n):
+        items[x, 1] = _frame(items[x, 1] - 1, side, cut, low) + 1
+    if is_run and side:
+        for x in range(n // 2):
+            y = n - 1 - x
+            for c in range(3):
+                v = items[x, c]
+                items[x, c] = items[y, c]
+                items[y, c] = v
+
+
+@_jit
 def _answer(
     st: Any,
     rows: Any,
@@ -393,8 +410,12 @@ def _answer(
     set_max: int,
     olds: Any,
     row: Any,
+    side: int,
+    cut: int,
 ) -> None:
-    """The melds of a search's answer (``_fast._melds_from``, in its order), each absorbed."""
+    """The melds of a search's answer (``_fast._melds_from``, in its order), each in the
+    position's own ranks (:func:`_reframe`) and absorbed."""
+    low = not cyclic
     nruns = debt.shape[0]
     start = np.zeros(nruns + 1, np.int64)
     for x in range(rows.shape[0]):
@@ -424,6 +445,7 @@ def _answer(
                 buf[x - a, 0] = rows[x, 1]
                 buf[x - a, 1] = rows[x, 2]
                 buf[x - a, 2] = rows[x, 3]
+            _reframe(buf, b - a, True, side, cut, low)
             _absorb(st, buf, b - a, True, False, L, min_nat, olds, row)
     ends = np.zeros(32, np.int64)
     for s in range(4):
@@ -516,6 +538,7 @@ def _answer(
                     piece[y - a, 0] = buf[y, 0]
                     piece[y - a, 1] = buf[y, 1]
                     piece[y - a, 2] = buf[y, 2]
+                _reframe(piece, b - a, True, side, cut, low)
                 _absorb(st, piece, b - a, True, False, L, min_nat, olds, row)
                 a = b
     its = np.zeros((W, 3), np.int64)
@@ -549,6 +572,7 @@ def _answer(
                 its[n, 1] = r + 1
                 its[n, 2] = 1
                 n += 1
+            _reframe(its, n, False, side, cut, low)
             _absorb(st, its, n, False, False, L, min_nat, olds, row)
 
 
@@ -568,9 +592,7 @@ def _keep_loop(
     nwins: Any,
     wt: Any,
     setj: Any,
-    tk: Any,
-    tv: Any,
-    ts: Any,
+    mem: Any,
     mc0: Any,
     ms0: Any,
     mc1: Any,
@@ -600,7 +622,7 @@ def _keep_loop(
         _absorb(
             st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, olds, row
         )  # fmt: skip
-    for wide in range(2):
+    for wide in (0, 1, 0):
         for i in range(nold):
             if not keyok[i] or not free[i]:
                 continue
@@ -683,6 +705,8 @@ def _keep_loop(
                     left += t[s, r]
             ok = True
             lo = 0
+            side = 0
+            cut = 0
             M = 0
             ms = ms0
             if left:
@@ -695,13 +719,13 @@ def _keep_loop(
                 prm[_TOP] = tops[w, 0]
                 prm[_MCN] = tops[w, 1]
                 if w:
-                    lo, tk, tv, ts, mc1 = _bare(
-                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc1, ms1
+                    lo, side, cut, mem, mc1 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, mem, mc1, ms1
                     )
                     ms = ms1
                 else:
-                    lo, tk, tv, ts, mc0 = _bare(
-                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc0, ms0
+                    lo, side, cut, mem, mc0 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, mem, mc0, ms0
                     )
                 tops[w, 0] = prm[_TOP]
                 tops[w, 1] = prm[_MCN]
@@ -713,12 +737,16 @@ def _keep_loop(
             for x in range(nch):
                 p_alive[chosen[x]] = False
             if left:
-                path = _path(tk, tv, ts, ms, 13)
+                if side:
+                    path = _path(mem[3], mem[4], mem[5], ms, 13)
+                else:
+                    path = _path(mem[0], mem[1], mem[2], ms, 13)
                 rows, sets, debt, is_open = _runs_of(path, ms, L, M)
                 _answer(
-                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row
+                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row,
+                    side, cut,
                 )  # fmt: skip
-    return tk, tv, ts, mc0, mc1
+    return mem, mc0, mc1
 
 
 class Keeper:
@@ -794,12 +822,9 @@ class Keeper:
         m0 = FastSearch._shared_moves((L, 0, ace))
         m1 = FastSearch._shared_moves((L, spec.min_nat, ace))
         tops = np.array(((m0.top, m0.count), (m1.top, m1.count)), np.int64)
-        tk = np.empty((1 << 11, 9), np.int64)
-        tv = np.empty((1 << 11, 4), np.int64)
-        ts = np.full(1 << 12, -1, np.int32)
-        _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
+        _mem, m0.mcache, mc1 = _keep_loop(
             st, f_items, f_start, f_run, f_tag, ocnt, oj, (okey, ohash, order, free, kept), keyok,
-            self.prm0, self.wins, self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache,
+            self.prm0, self.wins, self.nwins, self.wt, self.setj, bare_memos(), m0.mcache,
             m0.mstore, m1.mcache, m1.mstore, tops,
         )  # fmt: skip
         if m1 is not m0:
