@@ -116,10 +116,11 @@ def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None
     copies per suit and 5 jokers."""
     fs = np.zeros(32, np.int64)
     fb = np.zeros(32, np.int64)
+    fw = np.full((33, 8), 7, np.int64)  # scratch: whatever a previous cut left there
     for vec in itertools.product(range(4), repeat=4):
         for k in range(6):
             want = _set_parts(vec, k, min_nat, set_max)
-            m = _keep._cut_sets(np.array(vec, np.int64), k, min_nat, set_max, fs, fb)
+            m = _keep._cut_sets(np.array(vec, np.int64), k, min_nat, set_max, fs, fb, fw)
             if want is None:
                 assert m == -1, (vec, k)
                 continue
