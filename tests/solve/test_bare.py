@@ -19,8 +19,8 @@ from helpers.positions import random_table
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.solve import _keep, best_play, can_arrange, table
-from openrummy.solve._fast import BareSearch
-from openrummy.solve._problem import OPEN_NONE, CoreResult, _set_parts
+from openrummy.solve._fast import BareSearch, _bare_tables, _frame, _prepare, unframed
+from openrummy.solve._problem import HIGH, LOW, OPEN_NONE, WRAP, CoreResult, _set_parts
 from openrummy.solve.settings import DEFAULT_SETTINGS
 from openrummy.solve.table import _counts, _norm_card, _Solver, _windows
 
@@ -116,10 +116,11 @@ def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None
     copies per suit and 5 jokers."""
     fs = np.zeros(32, np.int64)
     fb = np.zeros(32, np.int64)
+    fw = np.full((33, 8), 7, np.int64)  # scratch: whatever a previous cut left there
     for vec in itertools.product(range(4), repeat=4):
         for k in range(6):
             want = _set_parts(vec, k, min_nat, set_max)
-            m = _keep._cut_sets(np.array(vec, np.int64), k, min_nat, set_max, fs, fb)
+            m = _keep._cut_sets(np.array(vec, np.int64), k, min_nat, set_max, fs, fb, fw)
             if want is None:
                 assert m == -1, (vec, k)
                 continue
@@ -159,3 +160,82 @@ def test_a_play_that_outgrows_the_compiled_loops_arrays_is_repaired_in_python(
         roomy.count,
         roomy.value,
     )
+
+
+def test_both_sides_of_the_race_answer_with_valid_melds() -> None:
+    """A question's search is a race of the ranks read up and read down (``_fast._bare``):
+    answers found by the second side, read back in the position's ranks, are valid melds
+    of exactly the cards asked about (wrap-around aces, four decks, six jokers: the rules
+    where the second side wins most often)."""
+    rules = manipulation_rules("robbers_s003", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
+    solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
+    spec = solver.spec
+    bare = BareSearch(
+        spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
+    )
+    rng = random.Random("race sides")
+    sides = Counter[int]()
+    for _ in range(120):
+        pool = ManipulationGame.full_deck(rules)
+        rng.shuffle(pool)
+        cards = [c for m in random_table(rng, rules, pool, rng.randint(10, 30)) for c in m.cards]
+        if rng.random() < 0.5:
+            cards.append(pool[0])
+        t, tj = _counts(cards)
+        if not bare.fits(t, tj):
+            continue
+        got = bare.arrange(t, tj, 1 << 30)
+        if got is None:
+            continue
+        sides[bare.side] += 1
+        melds = [m for m, _tag in solver.to_melds(CoreResult(0, got))]
+        for m in melds:
+            assert m.check(rules.meld_rules) is None, str(m)
+        laid = Counter(it.card for m in melds for it in m.items)
+        assert laid == Counter(_norm_card(c, rules.tiles) for c in cards)
+    assert sides[0] >= 10 and sides[1] >= 5, sides
+
+
+@pytest.mark.parametrize("ace", [LOW, HIGH, WRAP])
+def test_the_compiled_loop_reads_answers_back_as_unframed_does(ace: int) -> None:
+    """``_keep._reframe`` (the compiled loop) and ``_fast.unframed`` (the loop in Python)
+    map a meld of either side's frame to the same items; ``_frame`` is a bijection of the
+    rank indices for every side and cut."""
+    rng = random.Random(f"frames {ace}")
+    low = ace == LOW
+    for side in (0, 1):
+        for cut in range(13) if ace == WRAP else (0,):
+            assert sorted(_frame(i, side, cut, low) for i in range(13)) == list(range(13))
+            for _ in range(20):
+                n = rng.randint(3, 8)
+                is_run = rng.random() < 0.5
+                items = [
+                    (rng.randrange(4), rng.randint(1, 13), rng.random() < 0.2) for _ in range(n)
+                ]
+                want = unframed((is_run, [(*it, False) for it in items]), side, cut, low)
+                arr = np.array(items, np.int64)
+                _keep._reframe(arr, n, is_run, side, cut, low)
+                assert [(s, r, bool(j), False) for s, r, j in arr.tolist()] == want[1]
+
+
+def test_bare_tables_are_the_tables_of_prepare() -> None:
+    """``_fast._bare_tables`` (the tables of a question without a hand) gives exactly the
+    arrays ``_prepare`` gives, so the search runs the same (random counts, every ace
+    mode's kind of windows, run lengths, set sizes and joker counts)."""
+    rng = random.Random("bare tables")
+    wt = np.ones((13, 4), np.int64)
+    for _ in range(400):
+        cyclic = rng.random() < 0.6
+        L = rng.choice((3, 4, 5)) if cyclic else rng.choice((2, 3, 4, 5, 7, 13, 15))
+        set_max = rng.choice((0, 3, 4, 6))
+        jm = rng.randint(0, 9)
+        cnt = np.zeros((2, 13, 4), np.int64)
+        dens = rng.random()
+        for r in range(13):
+            for s in range(4):
+                if rng.random() < dens:
+                    cnt[0, r, s] = rng.randint(1, 4)
+        want = _prepare(cnt, wt, jm, L, set_max, cyclic)
+        got = _bare_tables(cnt, jm, L, set_max, cyclic)
+        for a, b in zip(want, got, strict=True):
+            assert np.array_equal(np.asarray(a), np.asarray(b)), (cyclic, L, set_max, jm)

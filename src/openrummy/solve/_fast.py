@@ -1203,6 +1203,132 @@ def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray
     return out
 
 
+_SLICE = 256
+"""States the first turn of each side of a bare question's race may visit (the turns then
+double; see :func:`_bare`)."""
+
+
+@_jit
+def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
+    """:func:`_prepare`'s tables for a problem without a hand (``cnt[1]`` all zero), the
+    same arrays at a fraction of the cost: with no hand the sums of hand weights are
+    zero, and the upper bounds ``ubj`` only say where the table's own cards need more
+    jokers than are left (``_INFEASIBLE``). The jokers a card needs at ranks after
+    ``pos`` are counted once per run window as the rank mask of the window's missing
+    cards, then per ``pos`` as the bits of the mask above it."""
+    av = cnt[0]
+    nxta = np.full((13, 4), -1, np.int64)
+    scap = np.zeros((13, 4), np.int64)
+    suits_at = np.zeros(13, np.int64)
+    for r in range(13):
+        others_present = 0
+        tot = 0
+        for s in range(4):
+            if av[r, s] > 0:
+                others_present += 1
+            tot += av[r, s]
+        suits_at[r] = others_present
+        for s in range(4):
+            if r < 12:
+                nxta[r, s] = av[r + 1, s]
+            elif cyclic:
+                nxta[r, s] = 99
+            present = others_present - (1 if av[r, s] > 0 else 0)
+            if present + jm >= 2 and set_max >= 3:
+                scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
+    suffix = np.zeros((14, 5), np.int64)
+    big = jm + 1
+    ubj = np.zeros((14, 5, jm + 1), np.int64)
+    # per cell with cards: the cheapest set's jokers, and per run window through it the
+    # mask of its ranks (other than the cell's) with no card of the suit
+    setneed = np.full((13, 4), big, np.int64)
+    masks = np.zeros((13, 4, 16), np.int64)
+    nmask = np.zeros((13, 4), np.int64)
+    for p in range(13):
+        for s in range(4):
+            if av[p, s] == 0:
+                continue
+            if set_max >= 3:
+                setneed[p, s] = max(0, 3 - suits_at[p])
+            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
+                if not cyclic and a + L - 1 > 12:
+                    break
+                m = 0
+                for q0 in range(a, a + L):
+                    q = (q0 + 13) % 13
+                    if q != p and av[q, s] == 0:
+                        m |= 1 << q
+                masks[p, s, nmask[p, s]] = m
+                nmask[p, s] += 1
+    needc = np.zeros((13, 4), np.int64)
+    used_s = np.zeros(4, np.bool_)
+    used_r = np.zeros(13, np.bool_)
+    for pos in range(13):
+        above = ((1 << 13) - 1) & ~((1 << (pos + 1)) - 1)
+        needy = False
+        live = False
+        for p in range(pos + 1, 13):
+            for s in range(4):
+                need = setneed[p, s]
+                for w in range(nmask[p, s]):
+                    x = masks[p, s, w] & above
+                    miss = 0
+                    while x and miss < need:
+                        x &= x - 1
+                        miss += 1
+                    if miss < need:
+                        need = miss
+                needc[p, s] = need
+                if need > 0 and av[p, s] > 0 and (nmask[p, s] > 0 or set_max >= 3):
+                    live = True
+                    if need <= jm:
+                        needy = True
+        if not live:
+            # no card after pos needs a joker: nor after any later pos (the needs only
+            # fall as pos grows, over fewer cards)
+            break
+        if not needy:
+            continue
+        # the neediest cells first, no two in one suit or one rank (_prepare's picking)
+        used_s[:] = False
+        used_r[:] = False
+        mand = 0
+        for want in range(jm, 0, -1):
+            for p in range(pos + 1, 13):
+                for s in range(4):
+                    if used_s[s] or used_r[p] or needc[p, s] != want or av[p, s] == 0:
+                        continue
+                    used_s[s] = True
+                    used_r[p] = True
+                    mand += want * av[p, s]
+        for k in range(min(mand, jm + 1)):
+            for s in range(5):
+                ubj[pos, s, k] = _INFEASIBLE
+    return nxta, scap, suffix, ubj, av.max()
+
+
+@_jit
+def _frame(i: int, side: int, cut: int, low: bool) -> int:
+    """The rank index of the position (the cards' own ranks) that rank index ``i`` of a
+    bare question's search stands for: side 0 reads the ranks up from ``cut``, side 1 the
+    other way (aces low: from the K down; otherwise from ``cut`` down round the corner)."""
+    if side:
+        i = 12 - i if low else (13 - i) % 13
+    return (i + cut) % 13
+
+
+@_jit
+def _side_counts(tc: Any, side: int, cut: int, low: bool) -> Any:
+    """A bare question's cards in the frame of one side of its race (``cnt[0]``: rank,
+    suit; no hand)."""
+    cnt = np.zeros((2, 13, 4), np.int64)
+    for i in range(13):
+        r = _frame(i, side, cut, low)
+        for s in range(4):
+            cnt[0, i, s] = tc[s, r]
+    return cnt
+
+
 @_jit
 def _bare(
     tc: Any,
@@ -1212,27 +1338,38 @@ def _bare(
     wt: Any,
     setj: Any,
     prm: Any,
-    tk: Any,
-    tv: Any,
-    ts: Any,
+    mem: Any,
     mcache: Any,
     mstore: Any,
 ) -> Any:
     """One question of :class:`BareSearch`: can the cards ``tc`` (suit, rank index) and
     ``tj`` jokers all be laid out? First the test that each card fits some meld at all
     (a set of its rank, or a run window of ``wins[r, :nwins[r]]``: (length, rank mask)),
-    then the search for "everything placed" (need 0). Returns the root's lower bound
-    (NEG: no, or a card fits nothing) and the memo's arrays."""
+    then the search for "everything placed" (need 0).
+
+    The search is a race of two searches of the same question that read the ranks in
+    opposite directions (valid melds read backwards are valid melds, in every ace mode);
+    with wrap-around aces both start at the rank with the fewest cards (the first of
+    them), which no run needs to cross. Their turns alternate, each continuing on its own
+    memo (every memoised bound stays valid), ``_SLICE`` states the first turn and twice
+    as many each turn after, until one answers or together they have visited
+    ``prm[_BUDGET]`` states. The two directions' costs differ up to a hundredfold on the
+    tie-break's questions, either way round, and no cheap rule told which is the cheap
+    one: the race costs at most about three times the cheaper one.
+
+    Returns the root's lower bound (NEG: no, or a card fits nothing, or over budget:
+    then ``prm[_ABORT]``), the side that answered, the cut, the memos ``mem`` (per side
+    the arrays ``tk, tv, ts``, new ones when grown) and the situations' table. The
+    answer's melds are in the side's frame: :func:`_frame` maps its ranks back."""
     L = prm[_L]
     min_nat = prm[_ACE + 2]
     set_max = prm[_ACE + 3]
     cyclic = prm[_ACE] != LOW
-    cnt = np.zeros((2, 13, 4), np.int64)
+    low = not cyclic
     present = np.zeros(4, np.int64)
     here = np.zeros(13, np.int64)
     for s in range(4):
         for r in range(13):
-            cnt[0, r, s] = tc[s, r]
             if tc[s, r]:
                 present[s] |= 1 << r
                 here[r] += 1
@@ -1258,13 +1395,77 @@ def _bare(
                         fits = True
                         break
                 if not fits:
-                    return NEG, tk, tv, ts, mcache
-    nxta, scap, suffix, ubj, _copies = _prepare(cnt, wt, tj, L, set_max, cyclic)
-    ts[:] = -1
-    lo, _hi, tk, tv, ts, mcache = _ask(
-        0, cnt, wt, nxta, scap, suffix, ubj, setj, prm, tk, tv, ts, mcache, mstore
-    )
-    return lo, tk, tv, ts, mcache
+                    return NEG, 0, 0, mem, mcache
+    cut = 0
+    if prm[_ACE] == WRAP:
+        fewest = -1
+        for r in range(13):
+            n = 0
+            for s in range(4):
+                n += tc[s, r]
+            if fewest < 0 or n < fewest:
+                fewest = n
+                cut = r
+    tk0, tv0, ts0, tk1, tv1, ts1 = mem
+    budget = prm[_BUDGET]
+    prm1 = prm.copy()
+    cnt0 = _side_counts(tc, 0, cut, low)
+    nxta0, scap0, suffix0, ubj0, _c0 = _bare_tables(cnt0, tj, L, set_max, cyclic)
+    cnt1 = cnt0
+    nxta1, scap1, suffix1, ubj1 = nxta0, scap0, suffix0, ubj0
+    ts0[:] = -1
+    started = False
+    done0 = 0
+    done1 = 0
+    lim = _SLICE
+    while True:
+        cap = min(lim, budget - done1)
+        if cap > done0:
+            prm[_BUDGET] = cap
+            prm[_ABORT] = 0
+            lo, _hi, tk0, tv0, ts0, mcache = _ask(
+                0, cnt0, wt, nxta0, scap0, suffix0, ubj0, setj, prm, tk0, tv0, ts0, mcache,
+                mstore,
+            )  # fmt: skip
+            if not prm[_ABORT]:
+                prm[_BUDGET] = budget
+                return lo, 0, cut, (tk0, tv0, ts0, tk1, tv1, ts1), mcache
+            done0 = prm[_STATES]
+            if done0 < cap:
+                break  # out of move store
+        cap = min(lim, budget - done0)
+        if cap > done1:
+            if not started:
+                started = True
+                cnt1 = _side_counts(tc, 1, cut, low)
+                nxta1, scap1, suffix1, ubj1, _c1 = _bare_tables(cnt1, tj, L, set_max, cyclic)
+                ts1[:] = -1
+                prm1[_STATES] = 0
+            prm1[_TOP] = prm[_TOP]
+            prm1[_MCN] = prm[_MCN]
+            prm1[_BUDGET] = cap
+            prm1[_ABORT] = 0
+            lo, _hi, tk1, tv1, ts1, mcache = _ask(
+                0, cnt1, wt, nxta1, scap1, suffix1, ubj1, setj, prm1, tk1, tv1, ts1, mcache,
+                mstore,
+            )  # fmt: skip
+            prm[_TOP] = prm1[_TOP]
+            prm[_MCN] = prm1[_MCN]
+            if not prm1[_ABORT]:
+                prm[_ABORT] = 0
+                prm[_BUDGET] = budget
+                prm[_STATES] = done0 + prm1[_STATES]
+                return lo, 1, cut, (tk0, tv0, ts0, tk1, tv1, ts1), mcache
+            done1 = prm1[_STATES]
+            if done1 < cap:
+                break  # out of move store
+        if done0 + done1 >= budget:
+            break
+        lim *= 2
+    prm[_ABORT] = 1
+    prm[_BUDGET] = budget
+    prm[_STATES] = done0 + done1
+    return NEG, 0, cut, (tk0, tv0, ts0, tk1, tv1, ts1), mcache
 
 
 class _Moves:
@@ -1511,9 +1712,8 @@ class BareSearch:
         self.jw = jw
         self.wins, self.nwins = window_arrays(windows)
         self.prm = np.zeros(18, np.int64)
-        self.tk = np.empty((1 << 11, 9), np.int64)
-        self.tv = np.empty((1 << 11, 4), np.int64)
-        self.ts = np.full(1 << 12, -1, np.int32)
+        self.side = 0
+        self.mem = bare_memos()
         self.copies = 0
 
     def fits(self, t: list[list[int]], tj: int) -> bool:
@@ -1547,15 +1747,43 @@ class BareSearch:
         moves = FastSearch._shared_moves((L, M, spec.ace))
         prm[_TOP] = moves.top
         prm[_MCN] = moves.count
-        lo, self.tk, self.tv, self.ts, moves.mcache = _bare(
+        lo, side, cut, self.mem, moves.mcache = _bare(
             np.array(t, np.int64), tj, self.wins, self.nwins, self.wt, setj, prm,
-            self.tk, self.tv, self.ts, moves.mcache, moves.mstore,
+            self.mem, moves.mcache, moves.mstore,
         )  # fmt: skip
         moves.top = int(prm[_TOP])
         moves.count = int(prm[_MCN])
+        self.side = side
         if prm[_ABORT] or lo < 0:
             return None
-        return _melds_from(self.tk, self.tv, self.ts, moves.mstore, L, M, spec)
+        tk, tv, ts = self.mem[3 * side : 3 * side + 3]
+        melds = _melds_from(tk, tv, ts, moves.mstore, L, M, spec)
+        return [unframed(m, side, cut, spec.ace == LOW) for m in melds]
+
+
+def bare_memos() -> tuple[np.ndarray[Any, Any], ...]:
+    """The memo arrays of both sides of a bare question's race (:func:`_bare`)."""
+    return (
+        np.empty((1 << 11, 9), np.int64),
+        np.empty((1 << 11, 4), np.int64),
+        np.full(1 << 12, -1, np.int32),
+        np.empty((1 << 11, 9), np.int64),
+        np.empty((1 << 11, 4), np.int64),
+        np.full(1 << 12, -1, np.int32),
+    )
+
+
+def unframed(
+    meld: tuple[bool, list[tuple[int, int, bool, bool]]], side: int, cut: int, low: bool
+) -> tuple[bool, list[tuple[int, int, bool, bool]]]:
+    """A meld of a bare question's answer in the position's own ranks (:func:`_frame`):
+    the ranks mapped back, a run of side 1 read the other way (back in run order)."""
+    is_run, items = meld
+    back = [(12 - i if low else (13 - i) % 13) if side else i for i in range(13)]
+    out = [(s, (back[r - 1] + cut) % 13 + 1, j, tag) for s, r, j, tag in items]
+    if is_run and side:
+        out.reverse()
+    return is_run, out
 
 
 def cuts(prob: CoreProblem) -> list[int]:

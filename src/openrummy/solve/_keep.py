@@ -27,12 +27,14 @@ from openrummy.solve._fast import (
     _TOP,
     FastSearch,
     _bare,
+    _frame,
     _jit,
     _path,
     _pin_mode,
     _runs_of,
     _set_table,
     _weights,
+    bare_memos,
     window_arrays,
 )
 from openrummy.solve._problem import (
@@ -72,15 +74,20 @@ def usable(spec: CoreSpec, copies: int, jokers: int) -> bool:
 
 
 @_jit
-def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) -> int:
+def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any, fw: Any) -> int:
     """``_problem._set_parts`` without recursion: the sets of ``n0[s]`` naturals of suit s
     and ``k0`` jokers, the first cut in its depth-first order. Per set, the bit mask of its
-    naturals' suits (``fs``) and its jokers (``fb``); returns the number of sets (-1: none)."""
+    naturals' suits (``fs``) and its jokers (``fb``); returns the number of sets (-1: none).
+    ``fw``: scratch, ``(len(fs) + 1, 8)`` (the frames of the walk, allocated once by the
+    caller: a rank's cut is a few microseconds, mostly allocations otherwise)."""
     depth = fs.shape[0]
-    fn = np.zeros((depth + 1, 4), np.int64)
-    fk = np.zeros(depth + 1, np.int64)
-    fm = np.zeros(depth + 1, np.int64)  # the choice: mask of the other suits taken
-    started = np.zeros(depth + 1, np.bool_)
+    fn = fw[:, 0:4]
+    fk = fw[:, 4]
+    fm = fw[:, 5]  # the choice: mask of the other suits taken
+    started = fw[:, 6]
+    others = fw[0:3, 7]
+    fm[0] = 0
+    started[0] = 0
     fn[0] = n0
     fk[0] = k0
     d = 0
@@ -100,14 +107,13 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) ->
                     # sets of jokers alone: sizes 3.. in order
                     size = fb[d] + 1 if started[d] else 3
                     if size <= set_max and size <= k:
-                        started[d] = True
+                        started[d] = 1
                         fs[d] = 0
                         fb[d] = size
                         fn[d + 1] = fn[d]
                         fk[d + 1] = k - size
                         ok = True
             else:
-                others = np.zeros(3, np.int64)
                 no = 0
                 for q in range(first + 1, 4):
                     if fn[d, q] > 0:
@@ -127,7 +133,7 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) ->
                     if b < lo:
                         b = lo
                     if a >= min_nat and b <= hi:
-                        started[d] = True
+                        started[d] = 1
                         fm[d] = mask
                         fb[d] = b
                         fs[d] = bits
@@ -140,7 +146,7 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any) ->
                     b = -1
         if ok:
             d += 1
-            started[d] = False
+            started[d] = 0
             fm[d] = 0
             fb[d] = 0
         else:
@@ -283,10 +289,13 @@ def _absorb(
     min_nat: int,
     olds: Any,
     row: Any,
+    sig: Any,
+    scr: Any,
 ) -> None:
     """``absorb`` of one meld: the old melds it holds unchanged (or as pieces of a run) are
     kept, the rest joins the play. ``olds``: the old melds' key rows, their hashes, their
-    indices by hash, and which are free and which kept."""
+    indices by hash, and which are free and which kept; ``sig``: :func:`_run_sigs`;
+    ``scr``: scratch rows of at least ``n + 1`` (allocated once by the loop)."""
     free = olds[3]
     kept = olds[4]
     if tag:
@@ -302,18 +311,32 @@ def _absorb(
             _push(st, items, 0, n, False, False)
         return
     # carve: pieces, as many as possible free old melds, the others valid runs
-    best = np.full(n + 1, -1, np.int64)
-    cut = np.zeros(n + 1, np.int64)
-    nat = np.zeros(n + 1, np.int64)
+    best = scr[0]
+    cut = scr[1]
+    nat = scr[2]
+    low = scr[3]
+    best[: n + 1] = -1
+    nat[0] = 0
     best[0] = 0
     for k in range(n):
         nat[k + 1] = nat[k] + (1 - items[k, 2])
+    suit = items[0, 0]
     for j in range(1, n + 1):
+        # the lowest (rank, joker) code of each piece ending at j: an old run with the
+        # same suit, length and lowest code is the only one the piece can be
+        m = 99
+        for i in range(j - 1, -1, -1):
+            m = min(m, items[i, 1] * 2 + items[i, 2])
+            low[i] = m
         for i in range(j):
             if best[i] < 0:
                 continue
-            _piece_key(items, i, j, True, row)
-            if _find(olds, row) >= 0:
+            if j - i <= 16 and sig[suit, j - i, low[i]]:
+                _piece_key(items, i, j, True, row)
+                hit = _find(olds, row) >= 0
+            else:
+                hit = False
+            if hit:
                 got = best[i] + 1
             elif j - i >= L and nat[j] - nat[i] >= min_nat:
                 got = best[i]
@@ -325,7 +348,7 @@ def _absorb(
     if best[n] <= 0:
         _push(st, items, 0, n, True, False)
         return
-    ends = np.zeros(n + 1, np.int64)
+    ends = scr[4]
     m = 0
     j = n
     while j > 0:
@@ -342,6 +365,18 @@ def _absorb(
             kept[o] = True
         else:
             _push(st, items, a, b, True, False)
+
+
+@_jit
+def _run_sigs(okey: Any, keyok: Any) -> Any:
+    """Per suit, length (up to 16) and lowest (rank, joker) code, whether an old run has
+    them: a piece of a run without an old run's signature is no old meld (its key is not
+    built)."""
+    sig = np.zeros((4, 17, 32), np.bool_)
+    for o in range(okey.shape[0]):
+        if keyok[o] and okey[o, 0] == 1 and okey[o, 1] <= 16:
+            sig[okey[o, 2] // 32, okey[o, 1], okey[o, 2] % 32] = True
+    return sig
 
 
 @_jit
@@ -380,6 +415,21 @@ def _split(items: Any, n: int, L: int, M: int, ends: Any) -> int:
 
 
 @_jit
+def _reframe(items: Any, n: int, is_run: bool, side: int, cut: int, low: bool) -> None:
+    """A meld of a bare question's answer, read in its side's frame, in the position's own
+    ranks (``_fast.unframed``)."""
+    for x in range(n):
+        items[x, 1] = _frame(items[x, 1] - 1, side, cut, low) + 1
+    if is_run and side:
+        for x in range(n // 2):
+            y = n - 1 - x
+            for c in range(3):
+                v = items[x, c]
+                items[x, c] = items[y, c]
+                items[y, c] = v
+
+
+@_jit
 def _answer(
     st: Any,
     rows: Any,
@@ -393,8 +443,14 @@ def _answer(
     set_max: int,
     olds: Any,
     row: Any,
+    side: int,
+    cut: int,
+    sig: Any,
+    scr: Any,
 ) -> None:
-    """The melds of a search's answer (``_fast._melds_from``, in its order), each absorbed."""
+    """The melds of a search's answer (``_fast._melds_from``, in its order), each in the
+    position's own ranks (:func:`_reframe`) and absorbed."""
+    low = not cyclic
     nruns = debt.shape[0]
     start = np.zeros(nruns + 1, np.int64)
     for x in range(rows.shape[0]):
@@ -424,15 +480,19 @@ def _answer(
                 buf[x - a, 0] = rows[x, 1]
                 buf[x - a, 1] = rows[x, 2]
                 buf[x - a, 2] = rows[x, 3]
-            _absorb(st, buf, b - a, True, False, L, min_nat, olds, row)
+            _reframe(buf, b - a, True, side, cut, low)
+            _absorb(st, buf, b - a, True, False, L, min_nat, olds, row, sig, scr)
     ends = np.zeros(32, np.int64)
+    match = np.empty(nruns + 1, np.int64)
+    taken = np.empty(nruns + 1, np.bool_)
+    piece = np.empty((16, 3), np.int64)
     for s in range(4):
         nl = nleave[s]
         nd = ndebt[s]
         # _join_corner: each debt after a distinct leaving run (the first pairing in
         # depth-first order), the other leaving runs alone
-        match = np.full(nd + 1, -1, np.int64)
-        taken = np.zeros(nl + 1, np.bool_)
+        match[: nd + 1] = -1
+        taken[: nl + 1] = False
         if nd:
             i = 0
             while True:
@@ -509,22 +569,23 @@ def _answer(
                     n += 1
             m = _split(buf, n, L, min_nat, ends)
             a = 0
-            piece = np.zeros((16, 3), np.int64)
             for x in range(m):
                 b = ends[x]
                 for y in range(a, b):
                     piece[y - a, 0] = buf[y, 0]
                     piece[y - a, 1] = buf[y, 1]
                     piece[y - a, 2] = buf[y, 2]
-                _absorb(st, piece, b - a, True, False, L, min_nat, olds, row)
+                _reframe(piece, b - a, True, side, cut, low)
+                _absorb(st, piece, b - a, True, False, L, min_nat, olds, row, sig, scr)
                 a = b
     its = np.zeros((W, 3), np.int64)
     fs = np.zeros(32, np.int64)
     fb = np.zeros(32, np.int64)
+    fw = np.zeros((33, 8), np.int64)
     for r in range(13):
         if sets[r, 0] + sets[r, 1] + sets[r, 2] + sets[r, 3] + sets[r, 4] == 0:
             continue
-        m = _cut_sets(sets[r, :4], sets[r, 4], min_nat, set_max, fs, fb)
+        m = _cut_sets(sets[r, :4], sets[r, 4], min_nat, set_max, fs, fb, fw)
         if m < 0:
             raise AssertionError("the sets of a rank do not cut")
         for q in range(m):
@@ -549,7 +610,8 @@ def _answer(
                 its[n, 1] = r + 1
                 its[n, 2] = 1
                 n += 1
-            _absorb(st, its, n, False, False, L, min_nat, olds, row)
+            _reframe(its, n, False, side, cut, low)
+            _absorb(st, its, n, False, False, L, min_nat, olds, row, sig, scr)
 
 
 @_jit
@@ -568,9 +630,7 @@ def _keep_loop(
     nwins: Any,
     wt: Any,
     setj: Any,
-    tk: Any,
-    tv: Any,
-    ts: Any,
+    mem: Any,
     mc0: Any,
     ms0: Any,
     mc1: Any,
@@ -594,13 +654,15 @@ def _keep_loop(
     is_chosen = np.zeros(p_n.shape[0], np.bool_)
     near = np.zeros(13, np.bool_)
     prm = prm0.copy()
+    sig = _run_sigs(olds[0], keyok)
+    scr = np.empty((5, 2 * W + 2), np.int64)
     for k in range(f_run.shape[0]):
         a = f_start[k]
         b = f_start[k + 1]
         _absorb(
-            st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, olds, row
+            st, f_items[a:b], b - a, f_run[k], f_tag[k], L, min_nat, olds, row, sig, scr
         )  # fmt: skip
-    for wide in range(2):
+    for wide in (0, 1, 0):
         for i in range(nold):
             if not keyok[i] or not free[i]:
                 continue
@@ -683,6 +745,8 @@ def _keep_loop(
                     left += t[s, r]
             ok = True
             lo = 0
+            side = 0
+            cut = 0
             M = 0
             ms = ms0
             if left:
@@ -695,13 +759,13 @@ def _keep_loop(
                 prm[_TOP] = tops[w, 0]
                 prm[_MCN] = tops[w, 1]
                 if w:
-                    lo, tk, tv, ts, mc1 = _bare(
-                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc1, ms1
+                    lo, side, cut, mem, mc1 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, mem, mc1, ms1
                     )
                     ms = ms1
                 else:
-                    lo, tk, tv, ts, mc0 = _bare(
-                        t, tj, wins, nwins, wt, setj, prm, tk, tv, ts, mc0, ms0
+                    lo, side, cut, mem, mc0 = _bare(
+                        t, tj, wins, nwins, wt, setj, prm, mem, mc0, ms0
                     )
                 tops[w, 0] = prm[_TOP]
                 tops[w, 1] = prm[_MCN]
@@ -713,12 +777,16 @@ def _keep_loop(
             for x in range(nch):
                 p_alive[chosen[x]] = False
             if left:
-                path = _path(tk, tv, ts, ms, 13)
+                if side:
+                    path = _path(mem[3], mem[4], mem[5], ms, 13)
+                else:
+                    path = _path(mem[0], mem[1], mem[2], ms, 13)
                 rows, sets, debt, is_open = _runs_of(path, ms, L, M)
                 _answer(
-                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row
+                    st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row,
+                    side, cut, sig, scr,
                 )  # fmt: skip
-    return tk, tv, ts, mc0, mc1
+    return mem, mc0, mc1
 
 
 class Keeper:
@@ -794,12 +862,9 @@ class Keeper:
         m0 = FastSearch._shared_moves((L, 0, ace))
         m1 = FastSearch._shared_moves((L, spec.min_nat, ace))
         tops = np.array(((m0.top, m0.count), (m1.top, m1.count)), np.int64)
-        tk = np.empty((1 << 11, 9), np.int64)
-        tv = np.empty((1 << 11, 4), np.int64)
-        ts = np.full(1 << 12, -1, np.int32)
-        _tk, _tv, _ts, m0.mcache, mc1 = _keep_loop(
+        _mem, m0.mcache, mc1 = _keep_loop(
             st, f_items, f_start, f_run, f_tag, ocnt, oj, (okey, ohash, order, free, kept), keyok,
-            self.prm0, self.wins, self.nwins, self.wt, self.setj, tk, tv, ts, m0.mcache,
+            self.prm0, self.wins, self.nwins, self.wt, self.setj, bare_memos(), m0.mcache,
             m0.mstore, m1.mcache, m1.mstore, tops,
         )  # fmt: skip
         if m1 is not m0:

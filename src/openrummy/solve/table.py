@@ -1298,7 +1298,7 @@ def _keep_greedy(
         add(absorb(made))
 
     add(absorb(found.melds))
-    for wide in (False, True):
+    for wide in (False, True, False):
         for i in range(len(melds)):
             key = keys[i]
             if key is not None and i in free.get(key, ()):
