@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit as _njit
 from numba.core import event as _event
 
+from openrummy.solve import compiled
 from openrummy.solve._problem import (
     HIGH,
     LOW,
@@ -54,6 +55,9 @@ from openrummy.solve._problem import (
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 __all__ = ["FastSearch", "eligible"]
+
+# numba freezes the constants of _problem into the machine code it caches
+compiled.drop_stale("_fast", ("_problem",))
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from openrummy.solve import compiled
 from openrummy.solve._fast import (
     _ABORT,
     _MAX_RUNS,
@@ -45,6 +46,10 @@ from openrummy.solve._problem import (
     WRAP,
     CoreSpec,
 )
+
+# numba checks only this file's date: a cached loop would keep the search it was
+# compiled with (and the constants of _problem)
+compiled.drop_stale("_keep", ("_fast", "_problem"))
 
 W = 16
 """Items a stored meld may hold (runs are cut to 13, sets hold at most ``set_max``)."""

@@ -56,6 +56,32 @@ def _cache_dirs() -> list[Path]:
     return [Path(custom)] if custom else [Path(__file__).with_name("__pycache__")]
 
 
+def drop_stale(module: str, depends_on: tuple[str, ...]) -> None:
+    """Remove numba's cached machine code of ``module`` (a module of this package, e.g.
+    ``"_keep"``) when the source of a module whose compiled functions it calls
+    (``depends_on``) changed after that code was cached. numba checks only a function's
+    own file: the cache of :mod:`._keep` would go on running the :mod:`._fast` code it was
+    compiled with (the search of an older version, with an older layout of its arrays)."""
+    here = Path(__file__).parent
+    try:
+        changed = max((here / f"{dep}.py").stat().st_mtime for dep in depends_on)
+    except OSError:
+        return
+    for folder in _cache_dirs():
+        if not folder.is_dir():
+            continue
+        for index in folder.rglob(f"{module}.*.nbi"):
+            try:
+                if index.stat().st_mtime >= changed:
+                    continue
+                # the index and its overloads' code (NAME.nbi, NAME.<k>.nbc)
+                for code in index.parent.glob(f"{index.stem}.*.nbc"):
+                    code.unlink(missing_ok=True)
+                index.unlink(missing_ok=True)
+            except OSError:
+                continue  # another process got there first
+
+
 def likely_cold() -> bool:
     """True when numba is installed but has not cached the core for its current source
     (a fresh install, or an edited ``_fast.py``). A cheap look at the cache files, without
