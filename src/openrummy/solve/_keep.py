@@ -16,10 +16,12 @@ what ``table._meld_key`` builds, as integers: a run ``[1, n, sorted codes]`` wit
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from openrummy.melds import Meld
 from openrummy.solve import compiled
 from openrummy.solve._fast import (
     _ABORT,
@@ -62,7 +64,6 @@ play that outgrows them is left to the loop in Python)."""
 
 Item = tuple[int, int, bool, bool]
 Melds = list[tuple[bool, list[Item]]]
-_MeldKey = tuple[object, ...]
 
 
 def usable(spec: CoreSpec, copies: int, jokers: int) -> bool:
@@ -159,19 +160,51 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any, fw
     return -1
 
 
-def encode_key(key: _MeldKey, row: np.ndarray[Any, Any]) -> None:
-    """Write a ``table._meld_key`` into a key row (zeros)."""
-    if key[0]:
-        items = cast(tuple[tuple[int, int, bool], ...], key[1:])
-        codes = sorted(s * 32 + r * 2 + int(j) for s, r, j in items)
-        row[0], row[1] = 1, len(codes)
-        row[2 : 2 + len(codes)] = codes
-    else:
-        rank, *suits, jokers = cast(tuple[int, ...], key[1:])
-        row[0], row[1] = 2, 2 + len(suits)
-        row[2], row[3] = rank, jokers
-        for x, s in enumerate(suits):
-            row[4 + x] = s
+def encode_table(melds: Sequence[Meld]) -> tuple[np.ndarray[Any, Any], ...]:
+    """The old table as the loop reads it, one pass over each meld's items: its cards'
+    counts (suit, rank index) and jokers, and its key row (zeros if it has none) as
+    ``table._table_key`` keys it: a run by its items (suit, rank, is a joker; none for
+    13 or more), a set by its rank, natural suits and number of jokers."""
+    n = len(melds)
+    cnt = [0] * (n * 52)
+    oj: list[int] = []
+    rows: list[list[int]] = []
+    keyok: list[bool] = []
+    for i, m in enumerate(melds):
+        items = m.items
+        codes: list[int] = []
+        suits: list[int] = []
+        rank = -1
+        one_rank = True
+        jokers = 0
+        for it in items:
+            card = it.card
+            rep = it.identity
+            s = int(rep.suit or 0)
+            if card.suit is None:
+                jokers += 1
+                codes.append(s * 32 + rep.rank * 2 + 1)
+            else:
+                cnt[i * 52 + card.suit * 13 + card.rank - 1] += 1
+                suits.append(s)
+                codes.append(s * 32 + rep.rank * 2)
+            if rank != rep.rank:
+                one_rank = rank < 0
+                rank = rep.rank
+        oj.append(jokers)
+        if one_rank and len(items) > 1:
+            suits.sort()
+            row = [2, 2 + len(suits), rank, jokers, *suits]
+        elif len(items) < 13:
+            codes.sort()
+            row = [1, len(codes), *codes]
+        else:
+            row = []
+        keyok.append(bool(row))
+        rows.append(row + [0] * (KW - len(row)))
+    ocnt = np.array(cnt, np.int64).reshape(n, 4, 13)
+    okey = np.array(rows, np.int64).reshape(n, KW)
+    return ocnt, np.array(oj, np.int64), okey, np.array(keyok, np.bool_)
 
 
 @_jit
@@ -822,24 +855,12 @@ class Keeper:
         )
         self.setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
 
-    def run(
-        self,
-        old_counts: list[tuple[list[list[int]], int]],
-        old_keys: list[_MeldKey | None],
-        found: Melds,
-    ) -> tuple[list[int], Melds] | None:
+    def run(self, old: Sequence[Meld], found: Melds) -> tuple[list[int], Melds] | None:
         """The kept old melds' indices and the play of the rest (``_keep_greedy``); None
         if the play outgrew its arrays (then the loop in Python answers)."""
         spec = self.spec
-        nold = len(old_keys)
-        ocnt = np.array([mt for mt, _mj in old_counts], np.int64).reshape(nold, 4, 13)
-        oj = np.array([mj for _mt, mj in old_counts], np.int64)
-        okey = np.zeros((nold, KW), np.int64)
-        keyok = np.zeros(nold, np.bool_)
-        for i, key in enumerate(old_keys):
-            if key is not None:
-                encode_key(key, okey[i])
-                keyok[i] = True
+        nold = len(old)
+        ocnt, oj, okey, keyok = encode_table(old)
         ohash = _hashes(okey, keyok)
         by_hash = np.argsort(ohash, kind="stable")
         order = by_hash[keyok[by_hash]]
@@ -902,15 +923,9 @@ def warm() -> None:
         tuple((3, 7 << a) for a in range(max(0, r - 2), min(r, 10) + 1)) for r in range(13)
     )
     keeper = Keeper(spec, ((2,) * 13,) * 4, 2, windows, 1, 0, 1 << 20)
-    old = [[[0] * 13 for _ in range(4)] for _ in range(2)]
-    old[0][0][:3] = [1, 1, 1]
-    old[1][0][3:6] = [1, 1, 1]
-    keys: list[_MeldKey | None] = [
-        (True, (0, 1, False), (0, 2, False), (0, 3, False)),
-        (True, (0, 4, False), (0, 5, False), (0, 6, False)),
-    ]
+    old = [Meld.parse("[AS 2S 3S]"), Meld.parse("[4S 5S 6S]")]
     found: Melds = [(True, [(0, r, False, False) for r in range(1, 8)])]
-    got = keeper.run([(old[0], 0), (old[1], 0)], keys, found)
+    got = keeper.run(old, found)
     assert got is not None
     kept, play = got
     assert kept == [0] and len(play) == 1, (kept, play)

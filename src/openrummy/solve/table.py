@@ -1079,8 +1079,6 @@ def _keep_greedy(
     (``_keep.Keeper``, the same decisions) when every question fits it; ``whole=False``
     keeps it here (the reference the tests compare the compiled loop with).
     """
-    keys = [_table_key(m) for m in melds]
-    cards = [_counts(m.cards) for m in melds]
     settings = solver.settings
     bare = _Solver(solver.rules, [], OPEN_NONE, False, settings)
     spec = bare.spec
@@ -1097,9 +1095,11 @@ def _keep_greedy(
         nj = sum(it[2] for _is_run, its in found.melds for it in its)
         if _keep.usable(spec, most, nj):
             keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
-            got = keeper.run(cards, keys, found.melds)
+            got = keeper.run(melds, found.melds)
             if got is not None:
                 return got[0], CoreResult(found.score, got[1])
+    keys = [_table_key(m) for m in melds]
+    cards = [_counts(m.cards) for m in melds]
     cells = [{(int(c.suit), c.rank - 1) for c in m.cards if c.suit is not None} for m in melds]
     kept: list[int] = []
     free: dict[_MeldKey, list[int]] = {}  # old melds not kept yet, by key
