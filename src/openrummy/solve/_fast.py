@@ -86,6 +86,10 @@ _MAX_RUNS = 10
     _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR,
     _ACE, _PIN,
 ) = range(16)  # fmt: skip
+_ROOM = 18
+"""prm index (after :class:`BareSearch`'s two more): 1 when the sets' optional jokers are
+placed at the end (:func:`_ask`); a shorter prm (``BareSearch``'s) places them where they
+go."""
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -498,7 +502,8 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
 )
 _FT, _FW, _FENT, _FD0 = 15, 16, 17, 18
 _FOJ, _FOJS = 22, 23  # jokers the open runs need (:func:`_suit_jokers`): all, this suit's
-_FWIDTH = 24
+_FSL = 24  # room for jokers in the sets so far (placed at the end, :func:`_ask`)
+_FWIDTH = 25
 
 
 # -- the memo: dense entries behind an open-addressing index ---------------------------
@@ -717,6 +722,16 @@ def _sets_possible(ns: int, suit: int, pos: int, scap: Any, jokers: int) -> bool
 
 
 @_jit
+def _room(mask: int, k: int) -> int:
+    """How many more jokers than ``k`` the sets may take: the feasible joker counts (bits
+    of ``mask``) k + 1, k + 2, ... in a row."""
+    room = 0
+    while (mask >> (k + room + 1)) & 1:
+        room += 1
+    return room
+
+
+@_jit
 def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
     """After the root's answer (rlo, rhi): whether the descent asks again, at the root's
     new upper bound (then set as the root's need; the memo keeps every bound)."""
@@ -761,6 +776,7 @@ def _ask(
     L = prm[_L]
     M = prm[_M]
     cyclic = prm[_ACE] != LOW
+    rooms = prm.shape[0] > _ROOM and prm[_ROOM] == 1
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
     scr = np.zeros((2, 16), np.int64)
@@ -774,7 +790,8 @@ def _ask(
         suit = fr[d, _FSUIT]
         j = fr[d, _FJ]
         ns = fr[d, _FNS]
-        k4 = pos | (suit << 4) | (j << 8) | (ns << 16)
+        sl = fr[d, _FSL]
+        k4 = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
         need = fr[d, _FNEED]
         if entering:
             entering = False
@@ -792,8 +809,10 @@ def _ask(
                     prm[_ABORT] = 1
                     return (NEG, NEG, tk, tv, ts, mcache)
                 if pos == npos:
-                    lo = 0 if j >= jt else NEG
-                    if cyclic and lo == 0:
+                    # the jokers the sets have room for, as many as are left
+                    ex = min(sl, jmax - j)
+                    lo = (max(0, j + ex - jt) - max(0, j - jt)) * jw if j + ex >= jt else NEG
+                    if cyclic and lo > NEG:
                         for c in range(4):
                             if not _paired(fr[d, _FR0 + c], fr[d, _FD0 + c], L, M):
                                 lo = NEG
@@ -814,7 +833,7 @@ def _ask(
                     tk[ent, c] = key[c]
                 tv[ent, 0] = lo
                 tv[ent, 1] = hi
-                tv[ent, 2] = -1
+                tv[ent, 2] = min(sl, jmax - j) if pos == npos else -1
                 tv[ent, 3] = -1
                 prm[_STATES] += 1
             fr[d, _FENT] = ent
@@ -879,7 +898,12 @@ def _ask(
                 hi = fr[d, _FHI]
                 ent = fr[d, _FENT]
                 tv[ent, 0] = lo
-                tv[ent, 2] = fr[d, _FI]
+                k = fr[d, _FI]
+                # a set state's choice: its jokers, and the room left for more
+                if suit < 4 or not rooms:
+                    tv[ent, 2] = k
+                else:
+                    tv[ent, 2] = k | (_room(setj[ns], k) << 8)
                 if not prm[_EXACT] or lo >= hi:
                     rlo = lo
                     rhi = hi
@@ -944,6 +968,7 @@ def _ask(
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
+                fr[c, _FSL] = min(sl, jmax - nj)
                 oj = fr[d, _FOJ] - fr[d, _FOJS]
                 oj += _suit_jokers(
                     fr[c, _FR0 + suit], fr[c, _FD0 + suit], pos + 1, suit, cnt, L, scr
@@ -967,11 +992,16 @@ def _ask(
             k = fr[d, _FI]
             # the jokers the open runs still need are not the sets'
             kmax = jmax - j - fr[d, _FOJ]
-            while k >= 0 and (k > kmax or not (mask >> k) & 1):
+            # only the least joker count of each run of feasible counts: the rest of the
+            # run is room for jokers, filled at the end with the jokers left
+            while k >= 0 and (
+                k > kmax or not (mask >> k) & 1 or (rooms and k > 0 and (mask >> (k - 1)) & 1)
+            ):
                 k -= 1
             fr[d, _FI] = k
             if k >= 0:
                 nj = j + k
+                room = _room(mask, k) if rooms else 0
                 gain = (max(0, nj - jt) - max(0, j - jt)) * jw
                 fr[d, _FGAIN] = gain
                 c = d + 1
@@ -981,6 +1011,7 @@ def _ask(
                     fr[c, _FR0 + q] = fr[d, _FR0 + q]
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
                 fr[c, _FJ] = nj
+                fr[c, _FSL] = min(sl + room, jmax - nj)
                 fr[c, _FNS] = 0
                 fr[c, _FOJ] = fr[d, _FOJ]  # every suit from the next rank on, as here
                 fr[c, _FNEED] = need - gain
@@ -1144,12 +1175,15 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     """The choices along the best line from the root: per rank, the move index of each
     suit and the jokers given to sets (columns 0-3 and 4)."""
     out = np.zeros((npos, 5), np.int64)
+    room = np.zeros(npos, np.int64)
     key = np.zeros(9, np.int64)
+    jmax = (tk[0, 8] >> 36) & 15  # every key holds it; the root is the first entry
     j = 0
+    sl = 0
     for pos in range(npos):
         ns = 0
         for suit in range(4):
-            key[8] = pos | (suit << 4) | (j << 8) | (ns << 16)
+            key[8] = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
             i = tv[_entry(tk, ts, key), 2]
             out[pos, suit] = i
             mv = mstore[i, 0]
@@ -1157,11 +1191,22 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
             if mstore[i, 2]:
                 key[4 + suit] = _merge6(key[4 + suit], mstore[i, 2])
             j += (mv >> 4) & 15
+            sl = min(sl, jmax - j)
             ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
-        key[8] = pos | (4 << 4) | (j << 8) | (ns << 16)
-        k = tv[_entry(tk, ts, key), 2]
+        key[8] = pos | (4 << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
+        ch = tv[_entry(tk, ts, key), 2]
+        k = ch & 0xFF
         out[pos, 4] = k
+        room[pos] = ch >> 8
         j += k
+        sl = min(sl + room[pos], jmax - j)
+    # the jokers placed at the end go to the sets with room for them
+    key[8] = npos | (j << 8) | (sl << 32) | (jmax << 36)
+    extra = tv[_entry(tk, ts, key), 2]
+    for pos in range(npos):
+        add = min(room[pos], extra)
+        out[pos, 4] += add
+        extra -= add
     return out
 
 
@@ -1344,7 +1389,7 @@ class FastSearch:
         # one table serves every sub-problem of a position (each new one costs ms)
         self.setj = _set_table(max(copies, 4), max(jm, 6), spec.min_nat, spec.set_max)
         prm = [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13]
-        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace, _pin_mode(spec)))
+        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace, _pin_mode(spec), 0, 0, 1))
         self.prm = np.array(prm, np.int64)
         self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
