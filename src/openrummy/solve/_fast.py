@@ -503,7 +503,8 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
 _FT, _FW, _FENT, _FD0 = 15, 16, 17, 18
 _FOJ, _FOJS = 22, 23  # jokers the open runs need (:func:`_suit_jokers`): all, this suit's
 _FSL = 24  # room for jokers in the sets so far (placed at the end, :func:`_ask`)
-_FWIDTH = 25
+_FOJ0 = 25  # four columns: each suit's term of _FOJ (a move changes its suit's only)
+_FWIDTH = 29
 
 
 # -- the memo: dense entries behind an open-addressing index ---------------------------
@@ -662,8 +663,9 @@ def _suit_jokers(R: int, D: int, q0: int, s: int, cnt: Any, L: int, scr: Any) ->
     debt shorter than ``L`` - 1, and so on. The runs through a cell are at least the larger
     of the two counts; what its naturals (table and hand) cannot give, jokers must. Cells
     are distinct, so the jokers of all suits add up: a state's sum is kept in its frame
-    (column ``_FOJ``), and a move changes one suit's term only (the suits before the one
-    to move have had their cards of the rank: ``q0`` = rank + 1, the others ``q0`` = rank).
+    (column ``_FOJ``, each suit's term in ``_FOJ0`` + suit), and a move changes its
+    suit's term only (the suits before the one to move have had their cards of the rank:
+    ``q0`` = rank + 1, the others ``q0`` = rank).
     ``scr``: scratch space, two rows of at least 13, left zero."""
     if R == 0 and D == 0:
         return 0
@@ -886,7 +888,7 @@ def _ask(
                 fr[d, _FT] = t
                 fr[d, _FW] = wt[pos, suit]
                 # this suit's term of the open runs' jokers, before its move at this rank
-                fr[d, _FOJS] = _suit_jokers(R, fr[d, _FD0 + suit], pos, suit, cnt, L, scr)
+                fr[d, _FOJS] = fr[d, _FOJ0 + suit]
             else:
                 fr[d, _FI] = jmax - j
                 fr[d, _FSTOP] = -1
@@ -964,15 +966,17 @@ def _ask(
                 for q in range(4):
                     fr[c, _FR0 + q] = fr[d, _FR0 + q]
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
+                    fr[c, _FOJ0 + q] = fr[d, _FOJ0 + q]
                 fr[c, _FR0 + suit] = mstore[i, 1]
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
                 fr[c, _FSL] = min(sl, jmax - nj)
-                oj = fr[d, _FOJ] - fr[d, _FOJS]
-                oj += _suit_jokers(
+                term = _suit_jokers(
                     fr[c, _FR0 + suit], fr[c, _FD0 + suit], pos + 1, suit, cnt, L, scr
                 )
+                fr[c, _FOJ0 + suit] = term
+                oj = fr[d, _FOJ] - fr[d, _FOJS] + term
                 fr[c, _FOJ] = oj
                 spare = jmax - nj - oj
                 if spare < 0:
@@ -1010,6 +1014,7 @@ def _ask(
                 for q in range(4):
                     fr[c, _FR0 + q] = fr[d, _FR0 + q]
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
+                    fr[c, _FOJ0 + q] = fr[d, _FOJ0 + q]
                 fr[c, _FJ] = nj
                 fr[c, _FSL] = min(sl + room, jmax - nj)
                 fr[c, _FNS] = 0
