@@ -247,6 +247,13 @@ def _paired(R: int, D: int, L: int, M: int) -> bool:
 
 
 @_jit
+def _move_key(w: int) -> int:
+    """The order of a situation's moves: most hand cards first, then fewest jokers, then
+    fewest open runs."""
+    return ((15 - (w & 15)) << 16) | (((w >> 4) & 15) << 8) | ((w >> 20) & 15)
+
+
+@_jit
 def _gen_moves(
     R: int,
     t: int,
@@ -262,6 +269,7 @@ def _gen_moves(
     last: bool,
     mstore: Any,
     top: int,
+    ws: Any,
 ) -> int:
     """Append the moves of one suit at one rank to ``mstore`` from row ``top``, sorted.
 
@@ -270,19 +278,27 @@ def _gen_moves(
     must have ended (Q-K-A is a run, K-A-2 is not). ``jstart``: how a run may begin with a
     joker here (0 freely, 1 pinned: it must stay open up to the K, 2 not at all; see
     :func:`_pin_mode`); ``last``: the K, where pinned runs become runs of length ``L``.
-    Returns how many were added, or -1 if the store is full.
+    Returns how many were added, or -1 if the store is full. ``ws``: scratch space
+    (:func:`_workspace`), so that a call allocates nothing but its sort (the allocations
+    were most of the cost of generating a situation's moves).
     """
     avail = t + h
+    oe = ws[0:_MAX_RUNS]
+    oa = ws[_MAX_RUNS : 2 * _MAX_RUNS]
+    labs = ws[2 * _MAX_RUNS]
+    glab = ws[2 * _MAX_RUNS + 1]
+    gm = ws[2 * _MAX_RUNS + 2]
+    nopt = ws[2 * _MAX_RUNS + 3]
+    idx = ws[2 * _MAX_RUNS + 4]
+    new = ws[2 * _MAX_RUNS + 5]
+    srt = ws[2 * _MAX_RUNS + 6]
     # incoming runs, sorted, and their distinct labels with multiplicities
-    labs = np.zeros(_MAX_RUNS, np.int64)
     n = 0
     x = R
     while x:
         labs[n] = x & 63
         x >>= 6
         n += 1
-    glab = np.zeros(_MAX_RUNS, np.int64)
-    gm = np.zeros(_MAX_RUNS, np.int64)
     G = 0
     for i in range(n):
         if G > 0 and glab[G - 1] == labs[i]:
@@ -292,9 +308,6 @@ def _gen_moves(
             gm[G] = 1
             G += 1
     # options per group: (ends, naturals) with jokers = m - ends - naturals
-    nopt = np.zeros(_MAX_RUNS, np.int64)
-    oe = np.zeros((_MAX_RUNS, 66), np.int64)
-    oa = np.zeros((_MAX_RUNS, 66), np.int64)
     for g in range(G):
         m = gm[g]
         can_end = _closable(glab[g], L, M)
@@ -320,8 +333,7 @@ def _gen_moves(
     debt_nat = (min(1, M) << 4) | 9
     debt_jok = 9
     cnt = 0
-    idx = np.zeros(_MAX_RUNS, np.int64)
-    new = np.zeros(_MAX_RUNS, np.int64)
+    idx[:] = 0
     cap = mstore.shape[0]
     while True:
         nat_used = 0
@@ -396,7 +408,8 @@ def _gen_moves(
                                 new[q] = debt_jok
                                 q += 1
                             # insertion sort, count runs that cannot end yet
-                            srt = new[:nn].copy()
+                            for i in range(nn):
+                                srt[i] = new[i]
                             for i in range(1, nn):
                                 v = srt[i]
                                 q = i - 1
@@ -450,18 +463,39 @@ def _gen_moves(
             g -= 1
         if g < 0:
             break
-    if cnt > 1:
-        # most hand cards first, then fewest jokers, then fewest open runs (stable)
+    if 1 < cnt <= 64:
+        # most hand cards first, then fewest jokers, then fewest open runs (stable): an
+        # insertion sort in place for the usual few moves
+        for i in range(1, cnt):
+            r0 = mstore[top + i, 0]
+            r1 = mstore[top + i, 1]
+            r2 = mstore[top + i, 2]
+            k = _move_key(r0)
+            q = i - 1
+            while q >= 0 and _move_key(mstore[top + q, 0]) > k:
+                for c in range(3):
+                    mstore[top + q + 1, c] = mstore[top + q, c]
+                q -= 1
+            mstore[top + q + 1, 0] = r0
+            mstore[top + q + 1, 1] = r1
+            mstore[top + q + 1, 2] = r2
+    elif cnt > 64:
         keys = np.empty(cnt, np.int64)
         for i in range(cnt):
             w = mstore[top + i, 0]
-            keys[i] = ((15 - (w & 15)) << 16) | (((w >> 4) & 15) << 8) | ((w >> 20) & 15)
+            keys[i] = _move_key(w)
         order = np.argsort(keys, kind="mergesort")
         block = mstore[top : top + cnt].copy()
         for i in range(cnt):
             for c in range(3):
                 mstore[top + i, c] = block[order[i], c]
     return cnt
+
+
+@_jit
+def _workspace() -> Any:
+    """Scratch space of :func:`_gen_moves` (one per question)."""
+    return np.empty((2 * _MAX_RUNS + 7, 66), np.int64)
 
 
 @_jit
@@ -577,6 +611,7 @@ def _moves_of(
     prm: Any,
     mc: Any,
     mstore: Any,
+    ws: Any,
 ) -> int:
     """The (start << 32 | count) span of this situation's moves in the store; -1 if full.
 
@@ -613,7 +648,7 @@ def _moves_of(
     top = int(prm[_TOP])
     c = _gen_moves(
         R, t, h, jleft, scap[pos, suit], nxta[pos, suit], L, prm[_M], first, high_end,
-        jstart, last, mstore, top,
+        jstart, last, mstore, top, ws,
     )  # fmt: skip
     if c < 0:
         return -1
@@ -782,6 +817,7 @@ def _ask(
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
     scr = np.zeros((2, 16), np.int64)
+    ws = _workspace()
     d = 0
     fr[0, _FNEED] = need0
     entering = True
@@ -878,6 +914,7 @@ def _ask(
                         prm,
                         mcache,
                         mstore,
+                        ws,
                     )
                     if span < 0:
                         prm[_ABORT] = 1
