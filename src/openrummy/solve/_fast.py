@@ -16,7 +16,8 @@ Differences in representation only (the state space is the same):
 * a move (what one suit does at one rank) is two integers: small fields packed into
   one (hand cards used, jokers, naturals left for sets, runs started, what each open
   run does), and the packed runs after the move. Moves of a (runs, counts) situation are
-  generated once per solve and kept in a flat store, sorted most cards first;
+  generated once per thread and kept in a flat store shared by its searches, sorted most
+  cards first;
 * the naturals left for sets at a rank are a sorted list packed four bits each, and a
   table computed in Python (from ``_problem.set_jokers``) says which joker counts can join
   them in valid sets.
