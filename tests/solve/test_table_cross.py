@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from collections import Counter
 from itertools import pairwise
 
@@ -341,6 +342,41 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
             checked += 1
     assert checked >= 60
     assert mirrored_melds >= 10
+
+
+def test_a_search_that_fills_the_shared_move_store_goes_on_in_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every compiled search appends its moves to the thread's shared store; one that fills
+    it copies the rows into a store of its own and asks the question again (the memo's
+    moves are row numbers): the same optimum and a legal play as with room to spare."""
+    problems = _record_compiled_problems(monkeypatch)
+    for seed in range(7, 400, 16):
+        p = random_position(seed)
+        best_play(p.rules, p.table, p.hand, opened=p.opened, keep_melds=False)
+    assert len(problems) >= 10
+    want = [solve_core(prob, spec, want_melds=False).score for prob, spec in problems]
+    real_own = fast_module.FastSearch._own_store
+    copied = 0
+
+    def own(self):  # type: ignore[no-untyped-def]
+        nonlocal copied
+        copied += 1
+        return real_own(self)
+
+    monkeypatch.setattr(fast_module.FastSearch, "_own_store", own)
+    monkeypatch.setattr(fast_module, "_STORE", 64)  # shared stores of 64 rows
+    monkeypatch.setattr(fast_module, "_shared", threading.local())
+    for (prob, spec), score in zip(problems, want, strict=True):
+        got = solve_core(prob, spec)
+        assert got.score == score
+        if got.score >= 0:
+            placed = Counter((s, r) for _run, items in got.melds for s, r, j, _t in items if not j)
+            for s in range(4):
+                for r in range(13):
+                    have = prob.table[s][r] + prob.hand[s][r]
+                    assert prob.table[s][r] <= placed[(s, r + 1)] <= have
+    assert copied >= 5
 
 
 def test_the_wrap_around_cycle_cut_at_any_rank_agrees(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,8 @@ Differences in representation only (the state space is the same):
 * a move (what one suit does at one rank) is two integers: small fields packed into
   one (hand cards used, jokers, naturals left for sets, runs started, what each open
   run does), and the packed runs after the move. Moves of a (runs, counts) situation are
-  generated once per solve and kept in a flat store, sorted most cards first;
+  generated once per thread and kept in a flat store shared by its searches, sorted most
+  cards first;
 * the naturals left for sets at a rank are a sorted list packed four bits each, and a
   table computed in Python (from ``_problem.set_jokers``) says which joker counts can join
   them in valid sets.
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit as _njit
@@ -90,11 +91,18 @@ _MAX_RUNS = 10
     _L, _M, _JT, _JMAX, _JW, _BUDGET, _NPOS, _ABORT, _TOP, _STATES, _EXACT, _MCN, _STEPS, _FLOOR,
     _ACE, _PIN,
 ) = range(16)  # fmt: skip
+_ROOM = 18
+"""prm index (after :class:`BareSearch`'s two more): 1 when the sets' optional jokers are
+placed at the end (:func:`_ask`); a shorter prm (``BareSearch``'s) places them where they
+go."""
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
 _STORE = 1 << 20
-"""Capacity of the move store; a solve that needs more gives up like one over budget."""
+"""Rows of a shared move store (:class:`_Moves`)."""
+_STORE_MAX = 1 << 21
+"""Rows a search's own move store may grow to (:meth:`FastSearch._own_store`); a search
+that needs more gives up like one over budget."""
 
 
 def eligible(prob: CoreProblem, spec: CoreSpec) -> bool:
@@ -244,6 +252,13 @@ def _paired(R: int, D: int, L: int, M: int) -> bool:
 
 
 @_jit
+def _move_key(w: int) -> int:
+    """The order of a situation's moves: most hand cards first, then fewest jokers, then
+    fewest open runs."""
+    return ((15 - (w & 15)) << 16) | (((w >> 4) & 15) << 8) | ((w >> 20) & 15)
+
+
+@_jit
 def _gen_moves(
     R: int,
     t: int,
@@ -259,6 +274,7 @@ def _gen_moves(
     last: bool,
     mstore: Any,
     top: int,
+    ws: Any,
 ) -> int:
     """Append the moves of one suit at one rank to ``mstore`` from row ``top``, sorted.
 
@@ -267,19 +283,27 @@ def _gen_moves(
     must have ended (Q-K-A is a run, K-A-2 is not). ``jstart``: how a run may begin with a
     joker here (0 freely, 1 pinned: it must stay open up to the K, 2 not at all; see
     :func:`_pin_mode`); ``last``: the K, where pinned runs become runs of length ``L``.
-    Returns how many were added, or -1 if the store is full.
+    Returns how many were added, or -1 if the store is full. ``ws``: scratch space
+    (:func:`_workspace`), so that a call allocates nothing but its sort (the allocations
+    were most of the cost of generating a situation's moves).
     """
     avail = t + h
+    oe = ws[0:_MAX_RUNS]
+    oa = ws[_MAX_RUNS : 2 * _MAX_RUNS]
+    labs = ws[2 * _MAX_RUNS]
+    glab = ws[2 * _MAX_RUNS + 1]
+    gm = ws[2 * _MAX_RUNS + 2]
+    nopt = ws[2 * _MAX_RUNS + 3]
+    idx = ws[2 * _MAX_RUNS + 4]
+    new = ws[2 * _MAX_RUNS + 5]
+    srt = ws[2 * _MAX_RUNS + 6]
     # incoming runs, sorted, and their distinct labels with multiplicities
-    labs = np.zeros(_MAX_RUNS, np.int64)
     n = 0
     x = R
     while x:
         labs[n] = x & 63
         x >>= 6
         n += 1
-    glab = np.zeros(_MAX_RUNS, np.int64)
-    gm = np.zeros(_MAX_RUNS, np.int64)
     G = 0
     for i in range(n):
         if G > 0 and glab[G - 1] == labs[i]:
@@ -289,9 +313,6 @@ def _gen_moves(
             gm[G] = 1
             G += 1
     # options per group: (ends, naturals) with jokers = m - ends - naturals
-    nopt = np.zeros(_MAX_RUNS, np.int64)
-    oe = np.zeros((_MAX_RUNS, 66), np.int64)
-    oa = np.zeros((_MAX_RUNS, 66), np.int64)
     for g in range(G):
         m = gm[g]
         can_end = _closable(glab[g], L, M)
@@ -317,8 +338,7 @@ def _gen_moves(
     debt_nat = (min(1, M) << 4) | 9
     debt_jok = 9
     cnt = 0
-    idx = np.zeros(_MAX_RUNS, np.int64)
-    new = np.zeros(_MAX_RUNS, np.int64)
+    idx[:] = 0
     cap = mstore.shape[0]
     while True:
         nat_used = 0
@@ -393,7 +413,8 @@ def _gen_moves(
                                 new[q] = debt_jok
                                 q += 1
                             # insertion sort, count runs that cannot end yet
-                            srt = new[:nn].copy()
+                            for i in range(nn):
+                                srt[i] = new[i]
                             for i in range(1, nn):
                                 v = srt[i]
                                 q = i - 1
@@ -447,18 +468,39 @@ def _gen_moves(
             g -= 1
         if g < 0:
             break
-    if cnt > 1:
-        # most hand cards first, then fewest jokers, then fewest open runs (stable)
+    if 1 < cnt <= 64:
+        # most hand cards first, then fewest jokers, then fewest open runs (stable): an
+        # insertion sort in place for the usual few moves
+        for i in range(1, cnt):
+            r0 = mstore[top + i, 0]
+            r1 = mstore[top + i, 1]
+            r2 = mstore[top + i, 2]
+            k = _move_key(r0)
+            q = i - 1
+            while q >= 0 and _move_key(mstore[top + q, 0]) > k:
+                for c in range(3):
+                    mstore[top + q + 1, c] = mstore[top + q, c]
+                q -= 1
+            mstore[top + q + 1, 0] = r0
+            mstore[top + q + 1, 1] = r1
+            mstore[top + q + 1, 2] = r2
+    elif cnt > 64:
         keys = np.empty(cnt, np.int64)
         for i in range(cnt):
             w = mstore[top + i, 0]
-            keys[i] = ((15 - (w & 15)) << 16) | (((w >> 4) & 15) << 8) | ((w >> 20) & 15)
+            keys[i] = _move_key(w)
         order = np.argsort(keys, kind="mergesort")
         block = mstore[top : top + cnt].copy()
         for i in range(cnt):
             for c in range(3):
                 mstore[top + i, c] = block[order[i], c]
     return cnt
+
+
+@_jit
+def _workspace() -> Any:
+    """Scratch space of :func:`_gen_moves` (one per question)."""
+    return np.empty((2 * _MAX_RUNS + 7, 66), np.int64)
 
 
 @_jit
@@ -499,7 +541,9 @@ _FPOS, _FSUIT, _FR0, _FJ, _FNS, _FNEED, _FLO, _FHI, _FBEST, _FI, _FSTOP, _FGAIN 
 )
 _FT, _FW, _FENT, _FD0 = 15, 16, 17, 18
 _FOJ, _FOJS = 22, 23  # jokers the open runs need (:func:`_suit_jokers`): all, this suit's
-_FWIDTH = 24
+_FSL = 24  # room for jokers in the sets so far (placed at the end, :func:`_ask`)
+_FOJ0 = 25  # four columns: each suit's term of _FOJ (a move changes its suit's only)
+_FWIDTH = 29
 
 
 # -- the memo: dense entries behind an open-addressing index ---------------------------
@@ -572,6 +616,7 @@ def _moves_of(
     prm: Any,
     mc: Any,
     mstore: Any,
+    ws: Any,
 ) -> int:
     """The (start << 32 | count) span of this situation's moves in the store; -1 if full.
 
@@ -608,7 +653,7 @@ def _moves_of(
     top = int(prm[_TOP])
     c = _gen_moves(
         R, t, h, jleft, scap[pos, suit], nxta[pos, suit], L, prm[_M], first, high_end,
-        jstart, last, mstore, top,
+        jstart, last, mstore, top, ws,
     )  # fmt: skip
     if c < 0:
         return -1
@@ -658,8 +703,9 @@ def _suit_jokers(R: int, D: int, q0: int, s: int, cnt: Any, L: int, scr: Any) ->
     debt shorter than ``L`` - 1, and so on. The runs through a cell are at least the larger
     of the two counts; what its naturals (table and hand) cannot give, jokers must. Cells
     are distinct, so the jokers of all suits add up: a state's sum is kept in its frame
-    (column ``_FOJ``), and a move changes one suit's term only (the suits before the one
-    to move have had their cards of the rank: ``q0`` = rank + 1, the others ``q0`` = rank).
+    (column ``_FOJ``, each suit's term in ``_FOJ0`` + suit), and a move changes its
+    suit's term only (the suits before the one to move have had their cards of the rank:
+    ``q0`` = rank + 1, the others ``q0`` = rank).
     ``scr``: scratch space, two rows of at least 13, left zero."""
     if R == 0 and D == 0:
         return 0
@@ -718,6 +764,16 @@ def _sets_possible(ns: int, suit: int, pos: int, scap: Any, jokers: int) -> bool
 
 
 @_jit
+def _room(mask: int, k: int) -> int:
+    """How many more jokers than ``k`` the sets may take: the feasible joker counts (bits
+    of ``mask``) k + 1, k + 2, ... in a row."""
+    room = 0
+    while (mask >> (k + room + 1)) & 1:
+        room += 1
+    return room
+
+
+@_jit
 def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
     """After the root's answer (rlo, rhi): whether the descent asks again, at the root's
     new upper bound (then set as the root's need; the memo keeps every bound)."""
@@ -762,9 +818,11 @@ def _ask(
     L = prm[_L]
     M = prm[_M]
     cyclic = prm[_ACE] != LOW
+    rooms = prm.shape[0] > _ROOM and prm[_ROOM] == 1
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
     scr = np.zeros((2, 16), np.int64)
+    ws = _workspace()
     d = 0
     fr[0, _FNEED] = need0
     entering = True
@@ -775,7 +833,8 @@ def _ask(
         suit = fr[d, _FSUIT]
         j = fr[d, _FJ]
         ns = fr[d, _FNS]
-        k4 = pos | (suit << 4) | (j << 8) | (ns << 16)
+        sl = fr[d, _FSL]
+        k4 = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
         need = fr[d, _FNEED]
         if entering:
             entering = False
@@ -793,8 +852,10 @@ def _ask(
                     prm[_ABORT] = 1
                     return (NEG, NEG, tk, tv, ts, mcache)
                 if pos == npos:
-                    lo = 0 if j >= jt else NEG
-                    if cyclic and lo == 0:
+                    # the jokers the sets have room for, as many as are left
+                    ex = min(sl, jmax - j)
+                    lo = (max(0, j + ex - jt) - max(0, j - jt)) * jw if j + ex >= jt else NEG
+                    if cyclic and lo > NEG:
                         for c in range(4):
                             if not _paired(fr[d, _FR0 + c], fr[d, _FD0 + c], L, M):
                                 lo = NEG
@@ -815,7 +876,7 @@ def _ask(
                     tk[ent, c] = key[c]
                 tv[ent, 0] = lo
                 tv[ent, 1] = hi
-                tv[ent, 2] = -1
+                tv[ent, 2] = min(sl, jmax - j) if pos == npos else -1
                 tv[ent, 3] = -1
                 prm[_STATES] += 1
             fr[d, _FENT] = ent
@@ -858,6 +919,7 @@ def _ask(
                         prm,
                         mcache,
                         mstore,
+                        ws,
                     )
                     if span < 0:
                         prm[_ABORT] = 1
@@ -868,7 +930,7 @@ def _ask(
                 fr[d, _FT] = t
                 fr[d, _FW] = wt[pos, suit]
                 # this suit's term of the open runs' jokers, before its move at this rank
-                fr[d, _FOJS] = _suit_jokers(R, fr[d, _FD0 + suit], pos, suit, cnt, L, scr)
+                fr[d, _FOJS] = fr[d, _FOJ0 + suit]
             else:
                 fr[d, _FI] = jmax - j
                 fr[d, _FSTOP] = -1
@@ -880,7 +942,12 @@ def _ask(
                 hi = fr[d, _FHI]
                 ent = fr[d, _FENT]
                 tv[ent, 0] = lo
-                tv[ent, 2] = fr[d, _FI]
+                k = fr[d, _FI]
+                # a set state's choice: its jokers, and the room left for more
+                if suit < 4 or not rooms:
+                    tv[ent, 2] = k
+                else:
+                    tv[ent, 2] = k | (_room(setj[ns], k) << 8)
                 if not prm[_EXACT] or lo >= hi:
                     rlo = lo
                     rhi = hi
@@ -941,14 +1008,17 @@ def _ask(
                 for q in range(4):
                     fr[c, _FR0 + q] = fr[d, _FR0 + q]
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
+                    fr[c, _FOJ0 + q] = fr[d, _FOJ0 + q]
                 fr[c, _FR0 + suit] = mstore[i, 1]
                 if mstore[i, 2]:
                     fr[c, _FD0 + suit] = _merge6(fr[d, _FD0 + suit], mstore[i, 2])
                 fr[c, _FJ] = nj
-                oj = fr[d, _FOJ] - fr[d, _FOJS]
-                oj += _suit_jokers(
+                fr[c, _FSL] = min(sl, jmax - nj)
+                term = _suit_jokers(
                     fr[c, _FR0 + suit], fr[c, _FD0 + suit], pos + 1, suit, cnt, L, scr
                 )
+                fr[c, _FOJ0 + suit] = term
+                oj = fr[d, _FOJ] - fr[d, _FOJS] + term
                 fr[c, _FOJ] = oj
                 spare = jmax - nj - oj
                 if spare < 0:
@@ -968,11 +1038,16 @@ def _ask(
             k = fr[d, _FI]
             # the jokers the open runs still need are not the sets'
             kmax = jmax - j - fr[d, _FOJ]
-            while k >= 0 and (k > kmax or not (mask >> k) & 1):
+            # only the least joker count of each run of feasible counts: the rest of the
+            # run is room for jokers, filled at the end with the jokers left
+            while k >= 0 and (
+                k > kmax or not (mask >> k) & 1 or (rooms and k > 0 and (mask >> (k - 1)) & 1)
+            ):
                 k -= 1
             fr[d, _FI] = k
             if k >= 0:
                 nj = j + k
+                room = _room(mask, k) if rooms else 0
                 gain = (max(0, nj - jt) - max(0, j - jt)) * jw
                 fr[d, _FGAIN] = gain
                 c = d + 1
@@ -981,7 +1056,9 @@ def _ask(
                 for q in range(4):
                     fr[c, _FR0 + q] = fr[d, _FR0 + q]
                     fr[c, _FD0 + q] = fr[d, _FD0 + q]
+                    fr[c, _FOJ0 + q] = fr[d, _FOJ0 + q]
                 fr[c, _FJ] = nj
+                fr[c, _FSL] = min(sl + room, jmax - nj)
                 fr[c, _FNS] = 0
                 fr[c, _FOJ] = fr[d, _FOJ]  # every suit from the next rank on, as here
                 fr[c, _FNEED] = need - gain
@@ -1145,12 +1222,15 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     """The choices along the best line from the root: per rank, the move index of each
     suit and the jokers given to sets (columns 0-3 and 4)."""
     out = np.zeros((npos, 5), np.int64)
+    room = np.zeros(npos, np.int64)
     key = np.zeros(9, np.int64)
+    jmax = (tk[0, 8] >> 36) & 15  # every key holds it; the root is the first entry
     j = 0
+    sl = 0
     for pos in range(npos):
         ns = 0
         for suit in range(4):
-            key[8] = pos | (suit << 4) | (j << 8) | (ns << 16)
+            key[8] = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
             i = tv[_entry(tk, ts, key), 2]
             out[pos, suit] = i
             mv = mstore[i, 0]
@@ -1158,11 +1238,22 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
             if mstore[i, 2]:
                 key[4 + suit] = _merge6(key[4 + suit], mstore[i, 2])
             j += (mv >> 4) & 15
+            sl = min(sl, jmax - j)
             ns = _insert_sorted(ns, suit, (mv >> 8) & 15)
-        key[8] = pos | (4 << 4) | (j << 8) | (ns << 16)
-        k = tv[_entry(tk, ts, key), 2]
+        key[8] = pos | (4 << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
+        ch = tv[_entry(tk, ts, key), 2]
+        k = ch & 0xFF
         out[pos, 4] = k
+        room[pos] = ch >> 8
         j += k
+        sl = min(sl + room[pos], jmax - j)
+    # the jokers placed at the end go to the sets with room for them
+    key[8] = npos | (j << 8) | (sl << 32) | (jmax << 36)
+    extra = tv[_entry(tk, ts, key), 2]
+    for pos in range(npos):
+        add = min(room[pos], extra)
+        out[pos, 4] += add
+        extra -= add
     return out
 
 
@@ -1473,12 +1564,15 @@ def _bare(
 
 
 class _Moves:
-    """A move store and its situations' table, shared by the small searches of one thread
-    with the same ``min_len``, tracked naturals and ace mode. A situation's moves depend
-    on nothing else (:func:`_moves_of`'s key holds the rest), and rows are only appended,
-    so every search that shares them reads the moves it would have generated itself: a
+    """A move store and its situations' table, shared by the searches of one thread with
+    the same ``min_len``, tracked naturals and ace mode. A situation's moves depend on
+    nothing else (:func:`_moves_of`'s key holds the rest), and rows are only appended, so
+    every search that shares them reads the moves it would have generated itself: a
     question of the kept-melds tie-break (tens of them a position) finds most of its
-    situations' moves generated by the questions before it."""
+    situations' moves generated by the questions before it, and a position's search
+    many of the situations of the positions solved before it (on the variant benchmark's
+    3-deck rows generating the moves afresh per search was an eighth of the search's
+    time)."""
 
     __slots__ = ("count", "mcache", "mstore", "top")
 
@@ -1489,9 +1583,6 @@ class _Moves:
         self.count = 0
 
 
-_SHARE_BUDGET = 1 << 17
-"""Searches with at most this many states share a move store (:class:`_Moves`); a
-bigger one gets its own, as it could fill a shared one."""
 _SHARE_ROWS = 1 << 17
 """A shared move store with more rows in use is replaced by a fresh one before the next
 search (so each search has most of a store's room, and a thread keeps a few MB of moves
@@ -1546,19 +1637,15 @@ class FastSearch:
         # one table serves every sub-problem of a position (each new one costs ms)
         self.setj = _set_table(max(copies, 4), max(jm, 6), spec.min_nat, spec.set_max)
         prm = [L, self.M, prob.table_jokers, jm, prob.joker_weight, budget, 13]
-        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace, _pin_mode(spec)))
+        prm.extend((0, 0, 0, 0, 0, 1, 0, spec.ace, _pin_mode(spec), 0, 0, 1))
         self.prm = np.array(prm, np.int64)
         self.tk = np.empty((1 << 11, 9), np.int64)
         self.tv = np.empty((1 << 11, 4), np.int64)
         self.ts = np.full(1 << 12, -1, np.int32)
-        self.moves: _Moves | None = None
-        if budget <= _SHARE_BUDGET:
-            self.moves = self._shared_moves((L, self.M, spec.ace))
-            self.mcache, self.mstore = self.moves.mcache, self.moves.mstore
-        else:
-            pool = FastSearch._stores
-            self.mcache = np.full((1 << 10, 3), -1, np.int64)
-            self.mstore = pool.pop() if pool else np.empty((_STORE, 3), np.int64)
+        # the thread's shared move store; a search that fills it goes on in a copy of
+        # its own (:meth:`_own_store`)
+        self.moves: _Moves | None = self._shared_moves((L, self.M, spec.ace))
+        self.mcache, self.mstore = self.moves.mcache, self.moves.mstore
 
     @staticmethod
     def _shared_moves(key: tuple[int, int, int]) -> _Moves:
@@ -1575,14 +1662,21 @@ class FastSearch:
             got = table[key] = _Moves(np.empty((_STORE, 3), np.int64))
         return got
 
-    _stores: ClassVar[list[np.ndarray[Any, Any]]] = []
-    """Move stores of searches that are gone, for the next ones (at most two: a race's).
-    A fresh one is mapped anew and faults its pages in again, as much as a small search
-    costs; its rows are written before they are read, so an old one serves as well."""
-
-    def __del__(self) -> None:
-        if self.moves is None and len(FastSearch._stores) < 2:
-            FastSearch._stores.append(self.mstore)
+    def _own_store(self) -> bool:
+        """After a question stopped because the move store is full: go on in a store of
+        this search's own, twice as big, holding the rows so far (the memo's spans and
+        choices are row numbers, so they stay valid). False when that would exceed
+        ``_STORE_MAX`` rows (the search then gives up, as over budget)."""
+        top = int(self.prm[_TOP])
+        rows = 2 * self.mstore.shape[0]
+        if rows > _STORE_MAX:
+            return False
+        store = np.empty((rows, 3), np.int64)
+        store[:top] = self.mstore[:top]
+        self.mstore = store
+        self.mcache = self.mcache.copy()
+        self.moves = None
+        return True
 
     @property
     def budget(self) -> int:
@@ -1610,28 +1704,32 @@ class FastSearch:
         root's new upper bound while it is above ``floor``, up to ``steps`` questions in
         all (the descent of :func:`solve_core`, without a return to Python per question)."""
         prm = self.prm
-        prm[_ABORT] = 0
         prm[_EXACT] = int(best)
-        prm[_STEPS] = steps
         prm[_FLOOR] = max(floor, NEG)
-        moves = self.moves
-        if moves is not None:
-            # the shared store as the searches before this question left it
-            prm[_TOP] = moves.top
-            prm[_MCN] = moves.count
-            self.mcache = moves.mcache
-        lo, hi, self.tk, self.tv, self.ts, self.mcache = _ask(
-            need,
-            self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj, self.prm,
-            self.tk, self.tv, self.ts, self.mcache, self.mstore,
-        )  # fmt: skip
-        if moves is not None:
-            moves.top = int(prm[_TOP])
-            moves.count = int(prm[_MCN])
-            moves.mcache = self.mcache
-        if prm[_ABORT]:
-            return None
-        return int(lo), int(hi)
+        while True:
+            prm[_ABORT] = 0
+            prm[_STEPS] = steps
+            moves = self.moves
+            if moves is not None:
+                # the shared store as the searches before this question left it
+                prm[_TOP] = moves.top
+                prm[_MCN] = moves.count
+                self.mcache = moves.mcache
+            lo, hi, self.tk, self.tv, self.ts, self.mcache = _ask(
+                need,
+                self.cnt, self.wt, self.nxta, self.scap, self.suffix, self.ubj, self.setj,
+                self.prm, self.tk, self.tv, self.ts, self.mcache, self.mstore,
+            )  # fmt: skip
+            if moves is not None:
+                moves.top = int(prm[_TOP])
+                moves.count = int(prm[_MCN])
+                moves.mcache = self.mcache
+            if not prm[_ABORT]:
+                return int(lo), int(hi)
+            if prm[_STATES] >= prm[_BUDGET] or not self._own_store():
+                return None
+            # out of move store, not of budget: the same question again (the memo keeps
+            # every bound proven so far)
 
     def root_lo(self) -> int:
         return int(_root_bound(self.tk, self.tv, self.ts, 0, NEG))
