@@ -619,6 +619,11 @@ def run_variants(n: int, install: bool = True, groups: Sequence[str] | None = No
             continue
         rules = find_preset(preset, options)
         assert isinstance(rules, ManipulationRules)
+        # the group's rules once, on a position not measured: what a long-lived process
+        # pays once per rule set (its moves generated into the shared store, its code
+        # paths' first calls) lands on no measured position
+        extra = variant_position(1, rules, sizes[0], 14)
+        best_play(rules, extra.table, extra.hand, opened=opened)
         for size in sizes:
             row = Row()
             solved: list[Solved] = []
