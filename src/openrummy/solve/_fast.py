@@ -1082,6 +1082,34 @@ def _ask(
 
 
 @_jit
+def _next_and_caps(av: Any, jm: int, set_max: int, cyclic: bool) -> Any:
+    """Of the naturals ``av[rank, suit]`` (table and hand): per cell, the next rank's
+    naturals of its suit (99 after the K with a cyclic ace, -1 after it otherwise) and
+    how many of its naturals sets can take beside the other suits and ``jm`` jokers; per
+    rank, the suits present."""
+    nxta = np.full((13, 4), -1, np.int64)
+    scap = np.zeros((13, 4), np.int64)
+    suits_at = np.zeros(13, np.int64)
+    for r in range(13):
+        others_present = 0
+        tot = 0
+        for s in range(4):
+            if av[r, s] > 0:
+                others_present += 1
+            tot += av[r, s]
+        suits_at[r] = others_present
+        for s in range(4):
+            if r < 12:
+                nxta[r, s] = av[r + 1, s]
+            elif cyclic:
+                nxta[r, s] = 99
+            present = others_present - (1 if av[r, s] > 0 else 0)
+            if present + jm >= 2 and set_max >= 3:
+                scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
+    return nxta, scap, suits_at
+
+
+@_jit
 def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     """Per-rank tables of a problem: the next rank's naturals per suit, how many naturals
     of a suit sets can take at a rank, and the upper bounds of the search.
@@ -1099,23 +1127,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     be open after the K (it pairs with a debt), so the last rank has no lookahead.
     """
     av = cnt[0] + cnt[1]
-    nxta = np.full((13, 4), -1, np.int64)
-    scap = np.zeros((13, 4), np.int64)
-    for r in range(13):
-        others_present = 0
-        tot = 0
-        for s in range(4):
-            if av[r, s] > 0:
-                others_present += 1
-            tot += av[r, s]
-        for s in range(4):
-            if r < 12:
-                nxta[r, s] = av[r + 1, s]
-            elif cyclic:
-                nxta[r, s] = 99
-            present = others_present - (1 if av[r, s] > 0 else 0)
-            if present + jm >= 2 and set_max >= 3:
-                scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
+    nxta, scap, _suits = _next_and_caps(av, jm, set_max, cyclic)
     suffix = np.zeros((14, 5), np.int64)
     for r in range(12, -1, -1):
         acc = suffix[r + 1, 0]
@@ -1312,25 +1324,7 @@ def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     ``pos`` are counted once per run window as the rank mask of the window's missing
     cards, then per ``pos`` as the bits of the mask above it."""
     av = cnt[0]
-    nxta = np.full((13, 4), -1, np.int64)
-    scap = np.zeros((13, 4), np.int64)
-    suits_at = np.zeros(13, np.int64)
-    for r in range(13):
-        others_present = 0
-        tot = 0
-        for s in range(4):
-            if av[r, s] > 0:
-                others_present += 1
-            tot += av[r, s]
-        suits_at[r] = others_present
-        for s in range(4):
-            if r < 12:
-                nxta[r, s] = av[r + 1, s]
-            elif cyclic:
-                nxta[r, s] = 99
-            present = others_present - (1 if av[r, s] > 0 else 0)
-            if present + jm >= 2 and set_max >= 3:
-                scap[r, s] = min(av[r, s], (tot - av[r, s] + jm) // 2)
+    nxta, scap, suits_at = _next_and_caps(av, jm, set_max, cyclic)
     suffix = np.zeros((14, 5), np.int64)
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
