@@ -58,7 +58,7 @@ from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 __all__ = ["FastSearch", "eligible"]
 
 # numba freezes the constants of _problem into the machine code it caches
-compiled.drop_stale("_fast", ("_problem",))
+compiled.drop_stale("_fast")
 
 F = TypeVar("F", bound=Callable[..., Any])
 

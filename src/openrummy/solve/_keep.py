@@ -51,7 +51,7 @@ from openrummy.solve._problem import (
 
 # numba checks only this file's date: a cached loop would keep the search it was
 # compiled with (and the constants of _problem)
-compiled.drop_stale("_keep", ("_fast", "_problem"))
+compiled.drop_stale("_keep")
 
 W = 16
 """Items a stored meld may hold (runs are cut to 13, sets hold at most ``set_max``)."""

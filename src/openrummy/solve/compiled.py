@@ -56,15 +56,22 @@ def _cache_dirs() -> list[Path]:
     return [Path(custom)] if custom else [Path(__file__).with_name("__pycache__")]
 
 
-def drop_stale(module: str, depends_on: tuple[str, ...]) -> None:
-    """Remove numba's cached machine code of ``module`` (a module of this package, e.g.
-    ``"_keep"``) when the source of a module whose compiled functions it calls
-    (``depends_on``) changed after that code was cached. numba checks only a function's
-    own file: the cache of :mod:`._keep` would go on running the :mod:`._fast` code it was
-    compiled with (the search of an older version, with an older layout of its arrays)."""
+_SOURCES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # module: (a function its cache holds, the modules whose code or constants it holds)
+    "_fast": ("_ask", ("_fast", "_problem")),
+    "_keep": ("_keep_loop", ("_keep", "_fast", "_problem")),
+}
+
+
+def drop_stale(module: str) -> None:
+    """Remove numba's cached machine code of ``module`` (``"_fast"`` or ``"_keep"``) when
+    the source of a module whose compiled functions or constants it holds (``_SOURCES``)
+    changed after that code was cached. numba checks only a function's own file: the
+    cache of :mod:`._keep` would go on running the :mod:`._fast` code it was compiled
+    with (the search of an older version, with an older layout of its arrays)."""
     here = Path(__file__).parent
     try:
-        changed = max((here / f"{dep}.py").stat().st_mtime for dep in depends_on)
+        changed = max((here / f"{dep}.py").stat().st_mtime for dep in _SOURCES[module][1])
     except OSError:
         return
     for folder in _cache_dirs():
@@ -84,20 +91,25 @@ def drop_stale(module: str, depends_on: tuple[str, ...]) -> None:
 
 def likely_cold() -> bool:
     """True when numba is installed but has not cached the core for its current source
-    (a fresh install, or an edited ``_fast.py``). A cheap look at the cache files, without
-    importing numba; :func:`announce_with` still catches a compile this misses."""
+    (a fresh install, or an edited ``_fast.py``, ``_keep.py`` or ``_problem.py``). A cheap
+    look at the cache files, without importing numba; :func:`announce_with` still catches
+    a compile this misses."""
     if not available():
         return False
-    source = Path(__file__).with_name("_fast.py")
-    try:
-        changed = source.stat().st_mtime
-    except OSError:
-        return False
-    for folder in _cache_dirs():
-        for index in folder.rglob("_fast._ask-*.nbi") if folder.is_dir() else ():
-            if index.stat().st_mtime >= changed:
-                return False
-    return True
+    here = Path(__file__).parent
+    for module, (function, sources) in _SOURCES.items():
+        try:
+            changed = max((here / f"{name}.py").stat().st_mtime for name in sources)
+        except OSError:
+            return False
+        fresh = False
+        for folder in _cache_dirs():
+            for index in folder.rglob(f"{module}.{function}-*.nbi") if folder.is_dir() else ():
+                if index.stat().st_mtime >= changed:
+                    fresh = True
+        if not fresh:
+            return True
+    return False
 
 
 def announce_with(say: Callable[[Reason], None], *, at_once: bool = True) -> None:
