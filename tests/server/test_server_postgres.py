@@ -75,6 +75,9 @@ async def test_two_processes_never_both_accept_a_turn(pg_url: str, tmp_path: Pat
         on = {s: (await a.client(tid, t), await b.client(tid, t)) for s, t in tokens.items()}
         await a.start_table(tid, made["creator_token"])
         welcome = await on[0][0].expect("welcome", lambda m: m["view"] is not None)
+        # ... and on the other process too: a player acts on what its own connection has
+        # shown (before its notice arrives, b rightly answers `not_started`)
+        await on[0][1].expect("welcome", lambda m: m["view"] is not None)
         seq, current = welcome["seq"], welcome["view"]["current"]
         accepted_by = {"a": 0, "b": 0}
         turns = 30
