@@ -951,10 +951,24 @@ def arrange(
         raise typer.Exit(1)
 
 
+# The environments' kernels (with the rl extra), compiled in a process of their own beside the
+# solver's core: on two cores the whole compile takes the solver's time, not the sum.
+_WARM_ENVS = """
+try:
+    from openrummy.envs import _indian_core, _vector_core
+except ImportError:  # no rl extra (MissingExtraError is one too): nothing to compile
+    raise SystemExit(0)
+_vector_core.warm()
+_indian_core.warm()
+"""
+
+
 @app.command()
 def warm() -> None:
     """Compile the solver's core now (numba, once after an install: about a minute), so
     that no later solve, game or bot waits for the compiler."""
+    import subprocess
+
     from openrummy.solve import compiled
 
     if not compiled.available():
@@ -966,16 +980,16 @@ def warm() -> None:
     cold = compiled.likely_cold()
     if cold:
         typer.echo(str(compiled.COMPILING), err=True)
-    seconds = compiled.warm()
-    try:  # the vector env's and the Indian environments' kernels too (with the rl extra)
-        from openrummy.envs import _indian_core, _vector_core
-    except ImportError:  # MissingExtraError too
-        pass
-    else:
-        started = time.perf_counter()
-        _vector_core.warm()
-        _indian_core.warm()
-        seconds += time.perf_counter() - started
+    started = time.perf_counter()
+    envs = subprocess.Popen([sys.executable, "-c", _WARM_ENVS])
+    try:
+        compiled.warm()
+    finally:
+        status = envs.wait()
+    seconds = time.perf_counter() - started
+    if status != 0:
+        typer.echo(f"the environments' kernels failed to compile (exit {status})", err=True)
+        raise typer.Exit(1)
     what = "compiled" if cold else "already compiled; loaded"
     typer.echo(f"the solver's core is {what} ({seconds:.1f} s)")
 
