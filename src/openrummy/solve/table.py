@@ -29,7 +29,7 @@ up.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import count, pairwise
@@ -612,25 +612,28 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
 
 
 def _kept_count(
-    before: Sequence[Meld], base: Sequence[Meld], new: Sequence[Meld], rules: ManipulationRules
+    before: Sequence[Meld], kept: Collection[int], new: Sequence[Meld], rules: ManipulationRules
 ) -> int:
-    """How many melds of ``before`` the table ``base`` + ``new`` holds unchanged (``new``:
-    melds of :meth:`_Solver.to_melds`, in normal form already)."""
-    mr = rules.meld_rules
-    left = Counter(_normal(m, mr) for m in base)
-    left.update(new)
+    """How many melds of ``before`` the new table holds unchanged: the ``kept`` ones (indices
+    into ``before``, on the table as they were) and those the ``new`` melds (of
+    :meth:`_Solver.to_melds`, in normal form already) equal, each new meld once."""
+    if len(kept) == len(before) or not new:
+        return len(kept)
+    left = Counter(new)
     # a meld's items summed by hash, in any order: equal melds have equal sums, so a meld
-    # whose sum no meld of the new table has is not held (and is not put in normal form)
+    # whose sum no new meld has is not held (and is not put in normal form)
     sums = {sum(map(hash, m.items)) for m in left}
-    kept = 0
-    for m in before:
-        if sum(map(hash, m.items)) not in sums:
+    mr = rules.meld_rules
+    count = len(kept)
+    held = set(kept)
+    for i, m in enumerate(before):
+        if i in held or sum(map(hash, m.items)) not in sums:
             continue
         key = _normal(m, mr)
         if left[key] > 0:
             left[key] -= 1
-            kept += 1
-    return kept
+            count += 1
+    return count
 
 
 def best_play(
@@ -697,6 +700,7 @@ def best_play(
     if not touch_table:
         exact = _open_exact(solver, [], NEG) if open_mode != OPEN_NONE else None
         res = exact if exact is not None else solver.solve([], melds=True)
+        kept_idx: Collection[int] = range(len(melds))
         base: list[Meld] = list(melds)
     else:
         lower = NEG
@@ -720,6 +724,7 @@ def best_play(
                 shortcut = _open_exact(solver, t_cards, lower)
         res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
         base = []
+        kept_idx = ()
         if res.score != NEG and keep_melds and melds:
             kept_idx, res = _keep_greedy(solver, melds, res)
             base = [melds[i] for i in kept_idx]
@@ -747,7 +752,7 @@ def best_play(
         hand=hand_after,
         count=count,
         value=value,
-        kept=_kept_count(melds, base, after[len(base) :], rules),
+        kept=_kept_count(melds, kept_idx, after[len(base) :], rules),
         opening=opening,
         before=tuple(melds),
     )
