@@ -1807,7 +1807,7 @@ class BareSearch:
         self.wt = _weights(weight)
         self.jw = jw
         self.wins, self.nwins = window_arrays(windows)
-        self.prm = np.zeros(18, np.int64)
+        self.prm = np.zeros(19, np.int64)
         self.side = 0
         self.mem = bare_memos()
         self.copies = 0
@@ -1838,7 +1838,7 @@ class BareSearch:
         prm = self.prm
         prm[:] = (
             *(L, M, tj, tj, self.jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-            *(_pin_mode(spec), spec.min_nat, spec.set_max),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1),
         )
         moves = FastSearch._shared_moves((L, M, spec.ace))
         prm[_TOP] = moves.top
