@@ -1310,6 +1310,9 @@ def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray
     return out
 
 
+_POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)
+"""The number of ranks in each rank mask (:func:`_bare_tables`)."""
+
 _SLICE = 256
 """States the first turn of each side of a bare question's race may visit (the turns then
 double; see :func:`_bare`)."""
@@ -1360,13 +1363,7 @@ def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
             for s in range(4):
                 need = setneed[p, s]
                 for w in range(nmask[p, s]):
-                    x = masks[p, s, w] & above
-                    miss = 0
-                    while x and miss < need:
-                        x &= x - 1
-                        miss += 1
-                    if miss < need:
-                        need = miss
+                    need = min(need, _POP13[masks[p, s, w] & above])
                 needc[p, s] = need
                 if need > 0 and av[p, s] > 0 and (nmask[p, s] > 0 or set_max >= 3):
                     live = True
@@ -1948,7 +1945,30 @@ def _join_corner(
 
 
 @_jit
+def _runs_space() -> Any:
+    """Scratch space of :func:`_runs_into` (allocated once per loop of questions)."""
+    return (
+        np.zeros((4, 64, 16), np.int64),
+        np.zeros((4, 64), np.int64),
+        np.zeros((64, 16), np.int64),
+        np.zeros(64, np.int64),
+        np.zeros((4 * 13 * 16, 4), np.int64),
+        np.zeros(4 * 13 * 16, np.int64),
+        np.zeros(4 * 13 * 16, np.int64),
+        np.zeros((13, 5), np.int64),
+        np.zeros((4 * 13 * 16, 4), np.int64),
+        np.zeros(4 * 13 * 16 + 1, np.int64),
+    )
+
+
+@_jit
 def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
+    """:func:`_runs_into` on scratch space of its own."""
+    return _runs_into(path, mstore, L, M, _runs_space())
+
+
+@_jit
+def _runs_into(path: Any, mstore: Any, L: int, M: int, ws: Any) -> Any:
     """The runs along a path of choices, as rows (run, suit, rank, joker) grouped by run
     in rank order, and per rank the naturals each suit gives to sets and the sets' jokers;
     then per run whether it is a debt (it entered at the ace from the K) and whether it is
@@ -1957,16 +1977,12 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
     Runs are followed by their labels: a move says, for each open run of a suit in label
     order, whether it ends, takes a natural or takes a joker, and how many runs (and
     debts) start. Open runs with the same label are interchangeable, so any may continue."""
-    stack = np.zeros((4, 64, 16), np.int64)  # open run ids per suit and label
-    depth = np.zeros((4, 64), np.int64)
-    nstack = np.zeros((64, 16), np.int64)
-    ndepth = np.zeros(64, np.int64)
-    rows = np.zeros((4 * 13 * 16, 4), np.int64)
-    debt = np.zeros(4 * 13 * 16, np.int64)
-    is_open = np.zeros(4 * 13 * 16, np.int64)
+    # open run ids per suit and label (``ws``: :func:`_runs_space`; the views returned
+    # are into it)
+    stack, depth, nstack, ndepth, rows, debt, is_open, sets, out, start = ws
+    depth[:] = 0
     n = 0
     runs = 0
-    sets = np.zeros((13, 5), np.int64)
     R = np.zeros(4, np.int64)
     for r in range(13):
         for suit in range(4):
@@ -2008,6 +2024,7 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                 g = ((min(1, M) << 4) | 1) if natural else 1
                 if k >= sn and k < sn + sj and (mv >> 52) & 1:
                     g = _PINNED
+                debt[runs] = 0
                 if k >= sn + sj:
                     g += 8
                     debt[runs] = 1
@@ -2026,9 +2043,18 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                     stack[suit, g, x] = nstack[g, x]
             R[suit] = mstore[i, 1]
         sets[r, 4] = path[r, 4]
-    out = rows[:n]
-    order = np.argsort(out[:, 0] * 64 + out[:, 2], kind="mergesort")
-    return out[order], sets, debt[:runs], is_open[:runs]
+    # grouped by run, each in rank order (rows came rank by rank: a stable counting sort)
+    start[: runs + 1] = 0
+    for x in range(n):
+        start[rows[x, 0] + 1] += 1
+    for g in range(runs):
+        start[g + 1] += start[g]
+    for x in range(n):
+        g = rows[x, 0]
+        for c in range(4):
+            out[start[g], c] = rows[x, c]
+        start[g] += 1
+    return out[:n], sets, debt[:runs], is_open[:runs]
 
 
 def warm() -> None:

@@ -35,7 +35,8 @@ from openrummy.solve._fast import (
     _jit,
     _path,
     _pin_mode,
-    _runs_of,
+    _runs_into,
+    _runs_space,
     _set_table,
     _weights,
     bare_memos,
@@ -716,6 +717,7 @@ def _repairs(
     prm = prm0.copy()
     sig = _run_sigs(olds[0], keyok)
     scr = np.empty((5, 2 * W + 2), np.int64)
+    rws = _runs_space()
     for k in range(f_run.shape[0]):
         a = f_start[k]
         b = f_start[k + 1]
@@ -841,7 +843,7 @@ def _repairs(
                     path = _path(mem[3], mem[4], mem[5], ms, 13)
                 else:
                     path = _path(mem[0], mem[1], mem[2], ms, 13)
-                rows, sets, debt, is_open = _runs_of(path, ms, L, M)
+                rows, sets, debt, is_open = _runs_into(path, ms, L, M, rws)
                 _answer(
                     st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row,
                     side, cut, sig, scr,
