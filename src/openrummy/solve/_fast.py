@@ -93,8 +93,10 @@ _MAX_RUNS = 10
 ) = range(16)  # fmt: skip
 _ROOM = 18
 """prm index (after :class:`BareSearch`'s two more): 1 when the sets' optional jokers are
-placed at the end (:func:`_ask`); a shorter prm (``BareSearch``'s) places them where they
-go."""
+placed at the end (:func:`_ask`); a shorter prm places them where they go."""
+_SKIP = 19
+"""prm index: 1 when :func:`_ask` passes over the ranks where nothing can happen (see
+:func:`_empty_ranks`); a shorter prm visits every rank."""
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -785,6 +787,44 @@ def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
 
 
 @_jit
+def _empty_ranks(cnt: Any, cyclic: bool) -> Any:
+    """Per rank with no card (table or hand), the fewest ranks any suit's run beginning
+    there must fill with jokers before its first natural (99: no run can; -1 at a rank
+    with cards).
+
+    A state at such a rank with no open run (debts are open runs too) has one line
+    through it when
+    every meld needs a natural (``min_nat`` >= 1) and fewer jokers are left than that:
+    no set (no naturals), no run beginning with a joker, each suit's move "nothing" and
+    no joker for the sets. :func:`_ask` (``prm[_SKIP]``) goes straight on to the next
+    rank from there, and :func:`_path` reads a missing state at suit 0 as such a rank."""
+    out = np.full(13, -1, np.int64)
+    for r in range(13):
+        if cnt[0, r, 0] + cnt[0, r, 1] + cnt[0, r, 2] + cnt[0, r, 3] > 0:
+            continue
+        if cnt[1, r, 0] + cnt[1, r, 1] + cnt[1, r, 2] + cnt[1, r, 3] > 0:
+            continue
+        least = 99
+        for s in range(4):
+            g = 0
+            while g < 13:
+                q = r + g
+                if q > 12:
+                    if not cyclic:
+                        g = 99  # no natural of this suit up to the K: no run at all
+                        break
+                    q -= 13
+                if cnt[0, q, s] + cnt[1, q, s] > 0:
+                    break
+                g += 1
+            if g == 13:
+                g = 99  # no natural of this suit at all
+            least = min(least, g)
+        out[r] = least
+    return out
+
+
+@_jit
 def _ask(
     need0: int,
     cnt: Any,
@@ -819,6 +859,8 @@ def _ask(
     M = prm[_M]
     cyclic = prm[_ACE] != LOW
     rooms = prm.shape[0] > _ROOM and prm[_ROOM] == 1
+    skip = prm.shape[0] > _SKIP and prm[_SKIP] == 1 and prm[_ACE + 2] >= 1
+    gap = _empty_ranks(cnt, cyclic) if skip else np.zeros(0, np.int64)
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
     scr = np.zeros((2, 16), np.int64)
@@ -832,6 +874,16 @@ def _ask(
         pos = fr[d, _FPOS]
         suit = fr[d, _FSUIT]
         j = fr[d, _FJ]
+        if skip and entering and suit == 0:
+            # ranks where nothing can happen (:func:`_empty_ranks`): on to the next
+            while (
+                pos < npos
+                and gap[pos] > jmax - j
+                and not (cyclic and pos == 0)
+                and fr[d, _FR0] | fr[d, _FR0 + 1] | fr[d, _FR0 + 2] | fr[d, _FR0 + 3] == 0
+            ):
+                pos += 1
+            fr[d, _FPOS] = pos
         ns = fr[d, _FNS]
         sl = fr[d, _FSL]
         k4 = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
@@ -1241,6 +1293,11 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     sl = 0
     for pos in range(npos):
         ns = 0
+        key[8] = pos | (j << 8) | (sl << 32) | (jmax << 36)
+        if _entry(tk, ts, key) < 0:
+            # a rank the search passed over (:func:`_empty_ranks`): no move, no set
+            out[pos, :4] = -1
+            continue
         for suit in range(4):
             key[8] = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
             i = tv[_entry(tk, ts, key), 2]
@@ -1804,7 +1861,7 @@ class BareSearch:
         self.wt = _weights(weight)
         self.jw = jw
         self.wins, self.nwins = window_arrays(windows)
-        self.prm = np.zeros(19, np.int64)
+        self.prm = np.zeros(20, np.int64)
         self.side = 0
         self.mem = bare_memos()
         self.copies = 0
@@ -1835,7 +1892,7 @@ class BareSearch:
         prm = self.prm
         prm[:] = (
             *(L, M, tj, tj, self.jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
         )
         moves = FastSearch._shared_moves((L, M, spec.ace))
         prm[_TOP] = moves.top
@@ -1987,6 +2044,9 @@ def _runs_into(path: Any, mstore: Any, L: int, M: int, ws: Any) -> Any:
     for r in range(13):
         for suit in range(4):
             i = path[r, suit]
+            if i < 0:
+                sets[r, suit] = 0  # a rank the search passed over: nothing here
+                continue
             mv = mstore[i, 0]
             sets[r, suit] = (mv >> 8) & 15
             sn = (mv >> 12) & 15

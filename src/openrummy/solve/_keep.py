@@ -977,7 +977,7 @@ class Keeper:
         self.prm0 = np.array(
             (
                 *(L, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-                *(_pin_mode(spec), spec.min_nat, spec.set_max, 1),
+                *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
             ),
             np.int64,
         )
