@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -955,6 +956,49 @@ question), kept for the next position unless they grew."""
 _MEMO_INDEX = bare_memos()[2].shape[0]
 
 
+@lru_cache(maxsize=64)
+def _rule_arrays(
+    spec: CoreSpec,
+    weight: tuple[tuple[int, ...], ...],
+    jw: int,
+    windows: tuple[tuple[tuple[int, int], ...], ...],
+    copies: int,
+    jokers: int,
+    budget: int,
+) -> tuple[np.ndarray[Any, Any], ...]:
+    """The arrays a rule set's tie-break reads and never changes: weights, run windows,
+    the questions' parameters and the sets' joker table (one set per rules, copies,
+    jokers and budget)."""
+    wins, nwins = window_arrays(windows)
+    prm0 = np.array(
+        (
+            *(spec.min_len, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
+        ),
+        np.int64,
+    )
+    setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
+    return _weights(weight), wins, nwins, prm0, setj
+
+
+def encode_found(found: Melds) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int]:
+    """The first answer as :func:`_keep_loop` reads it: per item ``suit * 32 + rank * 2 +
+    joker``, per meld ``items * 4 + is_run * 2 + tag``; and the most copies of one card
+    and the jokers it holds (what :func:`usable` asks)."""
+    fvals = np.array(
+        [s * 32 + r * 2 + j for _is_run, items in found for s, r, j, _t in items] or [0],
+        np.int64,
+    )
+    fheads = np.array(
+        [len(items) * 4 + is_run * 2 + (1 if items[0][3] else 0) for is_run, items in found],
+        np.int64,
+    )
+    jokers = fvals & 1
+    nat = fvals[jokers == 0] >> 1 if found else fvals[:0]
+    most = int(np.bincount(nat).max()) if nat.size else 0
+    return fvals, fheads, most, int(jokers.sum()) if found else 0
+
+
 class Keeper:
     """The arrays of one position's tie-break and the call that runs it."""
 
@@ -971,31 +1015,22 @@ class Keeper:
         self.spec = spec
         self.copies = copies
         self.jokers = jokers
-        self.wt = _weights(weight)
-        self.wins, self.nwins = window_arrays(windows)
-        L = spec.min_len
-        self.prm0 = np.array(
-            (
-                *(L, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-                *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
-            ),
-            np.int64,
+        self.wt, self.wins, self.nwins, self.prm0, self.setj = _rule_arrays(
+            spec, weight, jw, windows, copies, jokers, budget
         )
-        self.setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
 
-    def run(self, old: Sequence[Meld], found: Melds) -> tuple[list[int], Melds] | None:
+    def run(
+        self,
+        old: Sequence[Meld],
+        found: Melds,
+        encoded: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int] | None = None,
+    ) -> tuple[list[int], Melds] | None:
         """The kept old melds' indices and the play of the rest (``_keep_greedy``); None
-        if the play outgrew its arrays (then the loop in Python answers)."""
+        if the play outgrew its arrays (then the loop in Python answers). ``encoded``:
+        :func:`encode_found` of ``found``, if the caller has it."""
         spec = self.spec
         vals, lens = encode_table(old)
-        fvals = np.array(
-            [s * 32 + r * 2 + j for _is_run, items in found for s, r, j, _t in items] or [0],
-            np.int64,
-        )
-        fheads = np.array(
-            [len(items) * 4 + is_run * 2 + (1 if items[0][3] else 0) for is_run, items in found],
-            np.int64,
-        )
+        fvals, fheads, _most, _nj = encoded or encode_found(found)
         per_found, per_old, extra = ROOM
         cap = per_found * len(found) + per_old * len(old) + extra
         L, ace = spec.min_len, spec.ace
