@@ -1862,6 +1862,8 @@ class BareSearch:
         self.jw = jw
         self.wins, self.nwins = window_arrays(windows)
         self.prm = np.zeros(20, np.int64)
+        self.skip = 1
+        """1: the search passes over ranks where nothing can happen (``_SKIP``); 0: not."""
         self.side = 0
         self.mem = bare_memos()
         self.copies = 0
@@ -1892,7 +1894,7 @@ class BareSearch:
         prm = self.prm
         prm[:] = (
             *(L, M, tj, tj, self.jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, self.skip),
         )
         moves = FastSearch._shared_moves((L, M, spec.ace))
         prm[_TOP] = moves.top
