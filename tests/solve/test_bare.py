@@ -19,7 +19,14 @@ from helpers.positions import random_table
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.solve import _keep, best_play, can_arrange, table
-from openrummy.solve._fast import BareSearch, _bare_tables, _frame, _prepare, unframed
+from openrummy.solve._fast import (
+    _STATES,
+    BareSearch,
+    _bare_tables,
+    _frame,
+    _prepare,
+    unframed,
+)
 from openrummy.solve._problem import HIGH, LOW, OPEN_NONE, WRAP, CoreResult, _set_parts
 from openrummy.solve.settings import DEFAULT_SETTINGS
 from openrummy.solve.table import _counts, _norm_card, _Solver, _windows
@@ -69,6 +76,49 @@ def test_bare_questions_agree_with_the_search(game: str, over: dict[str, object]
         assert laid == Counter(_norm_card(c, rules.tiles) for c in cards)
     # both answers met (the sample is not all one kind)
     assert answers[True] >= 5 and answers[False] >= 5, answers
+
+
+@pytest.mark.parametrize(("game", "over"), RULES)
+def test_passing_over_empty_ranks_changes_no_answer(game: str, over: dict[str, object]) -> None:
+    """The questions' search passes over the ranks where nothing can happen
+    (``_fast._empty_ranks``): with it and without it every question gets the same answer,
+    in valid melds of exactly its cards, and with it the questions visit fewer states."""
+    rules = manipulation_rules(game, over)
+    solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
+    spec = solver.spec
+    longest = spec.min_len if spec.min_nat <= 1 else 13
+    windows = _windows(spec.ace, spec.min_len, longest)
+    on = BareSearch(spec, solver.weight, solver.jw, windows)
+    off = BareSearch(spec, solver.weight, solver.jw, windows)
+    off.skip = 0
+    rng = random.Random(f"skip {game} {sorted(over.items())}")
+    states = Counter[str]()
+    answers = Counter[bool]()
+    for _ in range(80):
+        pool = ManipulationGame.full_deck(rules)
+        rng.shuffle(pool)
+        # a few melds' cards, often not arrangeable: ranks without cards between them
+        cards = [c for m in random_table(rng, rules, pool, rng.randint(3, 20)) for c in m.cards]
+        if rng.random() < 0.3:
+            cards.append(pool[0])
+        t, tj = _counts(cards)
+        if not on.fits(t, tj) or not off.fits(t, tj):
+            continue
+        got = on.arrange(t, tj, 1 << 30)
+        states["on"] += int(on.prm[_STATES])
+        want = off.arrange(t, tj, 1 << 30)
+        states["off"] += int(off.prm[_STATES])
+        assert (got is None) == (want is None), [str(c) for c in cards]
+        answers[got is not None] += 1
+        if got is None:
+            continue
+        melds = [m for m, _tag in solver.to_melds(CoreResult(0, got))]
+        for m in melds:
+            assert m.check(rules.meld_rules) is None, str(m)
+        laid = Counter(it.card for m in melds for it in m.items)
+        assert laid == Counter(_norm_card(c, rules.tiles) for c in cards)
+    assert answers[True] >= 5 and answers[False] >= 3, answers
+    assert states["on"] < states["off"], states
 
 
 @pytest.mark.parametrize(("game", "over"), RULES)

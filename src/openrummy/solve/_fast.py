@@ -93,8 +93,10 @@ _MAX_RUNS = 10
 ) = range(16)  # fmt: skip
 _ROOM = 18
 """prm index (after :class:`BareSearch`'s two more): 1 when the sets' optional jokers are
-placed at the end (:func:`_ask`); a shorter prm (``BareSearch``'s) places them where they
-go."""
+placed at the end (:func:`_ask`); a shorter prm places them where they go."""
+_SKIP = 19
+"""prm index: 1 when :func:`_ask` passes over the ranks where nothing can happen (see
+:func:`_empty_ranks`); a shorter prm visits every rank."""
 
 _INFEASIBLE = -(1 << 40)
 """A bound meaning "no completion at all" (far above NEG, so sums of it stay finite)."""
@@ -785,6 +787,44 @@ def _again(fr: Any, prm: Any, rlo: int, rhi: int) -> bool:
 
 
 @_jit
+def _empty_ranks(cnt: Any, cyclic: bool) -> Any:
+    """Per rank with no card (table or hand), the fewest ranks any suit's run beginning
+    there must fill with jokers before its first natural (99: no run can; -1 at a rank
+    with cards).
+
+    A state at such a rank with no open run (debts are open runs too) has one line
+    through it when
+    every meld needs a natural (``min_nat`` >= 1) and fewer jokers are left than that:
+    no set (no naturals), no run beginning with a joker, each suit's move "nothing" and
+    no joker for the sets. :func:`_ask` (``prm[_SKIP]``) goes straight on to the next
+    rank from there, and :func:`_path` reads a missing state at suit 0 as such a rank."""
+    out = np.full(13, -1, np.int64)
+    for r in range(13):
+        if cnt[0, r, 0] + cnt[0, r, 1] + cnt[0, r, 2] + cnt[0, r, 3] > 0:
+            continue
+        if cnt[1, r, 0] + cnt[1, r, 1] + cnt[1, r, 2] + cnt[1, r, 3] > 0:
+            continue
+        least = 99
+        for s in range(4):
+            g = 0
+            while g < 13:
+                q = r + g
+                if q > 12:
+                    if not cyclic:
+                        g = 99  # no natural of this suit up to the K: no run at all
+                        break
+                    q -= 13
+                if cnt[0, q, s] + cnt[1, q, s] > 0:
+                    break
+                g += 1
+            if g == 13:
+                g = 99  # no natural of this suit at all
+            least = min(least, g)
+        out[r] = least
+    return out
+
+
+@_jit
 def _ask(
     need0: int,
     cnt: Any,
@@ -819,6 +859,8 @@ def _ask(
     M = prm[_M]
     cyclic = prm[_ACE] != LOW
     rooms = prm.shape[0] > _ROOM and prm[_ROOM] == 1
+    skip = prm.shape[0] > _SKIP and prm[_SKIP] == 1 and prm[_ACE + 2] >= 1
+    gap = _empty_ranks(cnt, cyclic) if skip else np.zeros(0, np.int64)
     fr = np.zeros((npos * 5 + 2, _FWIDTH), np.int64)
     key = np.zeros(9, np.int64)
     scr = np.zeros((2, 16), np.int64)
@@ -832,6 +874,16 @@ def _ask(
         pos = fr[d, _FPOS]
         suit = fr[d, _FSUIT]
         j = fr[d, _FJ]
+        if skip and entering and suit == 0:
+            # ranks where nothing can happen (:func:`_empty_ranks`): on to the next
+            while (
+                pos < npos
+                and gap[pos] > jmax - j
+                and not (cyclic and pos == 0)
+                and fr[d, _FR0] | fr[d, _FR0 + 1] | fr[d, _FR0 + 2] | fr[d, _FR0 + 3] == 0
+            ):
+                pos += 1
+            fr[d, _FPOS] = pos
         ns = fr[d, _FNS]
         sl = fr[d, _FSL]
         k4 = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
@@ -1241,6 +1293,11 @@ def _path(tk: Any, tv: Any, ts: Any, mstore: Any, npos: int) -> Any:
     sl = 0
     for pos in range(npos):
         ns = 0
+        key[8] = pos | (j << 8) | (sl << 32) | (jmax << 36)
+        if _entry(tk, ts, key) < 0:
+            # a rank the search passed over (:func:`_empty_ranks`): no move, no set
+            out[pos, :4] = -1
+            continue
         for suit in range(4):
             key[8] = pos | (suit << 4) | (j << 8) | (ns << 16) | (sl << 32) | (jmax << 36)
             i = tv[_entry(tk, ts, key), 2]
@@ -1310,6 +1367,9 @@ def _set_table(copies: int, jmax: int, min_nat: int, set_max: int) -> np.ndarray
     return out
 
 
+_POP13 = np.array([bin(m).count("1") for m in range(1 << 13)], np.int64)
+"""The number of ranks in each rank mask (:func:`_bare_tables`)."""
+
 _SLICE = 256
 """States the first turn of each side of a bare question's race may visit (the turns then
 double; see :func:`_bare`)."""
@@ -1360,13 +1420,7 @@ def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
             for s in range(4):
                 need = setneed[p, s]
                 for w in range(nmask[p, s]):
-                    x = masks[p, s, w] & above
-                    miss = 0
-                    while x and miss < need:
-                        x &= x - 1
-                        miss += 1
-                    if miss < need:
-                        need = miss
+                    need = min(need, _POP13[masks[p, s, w] & above])
                 needc[p, s] = need
                 if need > 0 and av[p, s] > 0 and (nmask[p, s] > 0 or set_max >= 3):
                     live = True
@@ -1807,7 +1861,9 @@ class BareSearch:
         self.wt = _weights(weight)
         self.jw = jw
         self.wins, self.nwins = window_arrays(windows)
-        self.prm = np.zeros(18, np.int64)
+        self.prm = np.zeros(20, np.int64)
+        self.skip = 1
+        """1: the search passes over ranks where nothing can happen (``_SKIP``); 0: not."""
         self.side = 0
         self.mem = bare_memos()
         self.copies = 0
@@ -1838,7 +1894,7 @@ class BareSearch:
         prm = self.prm
         prm[:] = (
             *(L, M, tj, tj, self.jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-            *(_pin_mode(spec), spec.min_nat, spec.set_max),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, self.skip),
         )
         moves = FastSearch._shared_moves((L, M, spec.ace))
         prm[_TOP] = moves.top
@@ -1948,7 +2004,30 @@ def _join_corner(
 
 
 @_jit
+def _runs_space() -> Any:
+    """Scratch space of :func:`_runs_into` (allocated once per loop of questions)."""
+    return (
+        np.zeros((4, 64, 16), np.int64),
+        np.zeros((4, 64), np.int64),
+        np.zeros((64, 16), np.int64),
+        np.zeros(64, np.int64),
+        np.zeros((4 * 13 * 16, 4), np.int64),
+        np.zeros(4 * 13 * 16, np.int64),
+        np.zeros(4 * 13 * 16, np.int64),
+        np.zeros((13, 5), np.int64),
+        np.zeros((4 * 13 * 16, 4), np.int64),
+        np.zeros(4 * 13 * 16 + 1, np.int64),
+    )
+
+
+@_jit
 def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
+    """:func:`_runs_into` on scratch space of its own."""
+    return _runs_into(path, mstore, L, M, _runs_space())
+
+
+@_jit
+def _runs_into(path: Any, mstore: Any, L: int, M: int, ws: Any) -> Any:
     """The runs along a path of choices, as rows (run, suit, rank, joker) grouped by run
     in rank order, and per rank the naturals each suit gives to sets and the sets' jokers;
     then per run whether it is a debt (it entered at the ace from the K) and whether it is
@@ -1957,20 +2036,19 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
     Runs are followed by their labels: a move says, for each open run of a suit in label
     order, whether it ends, takes a natural or takes a joker, and how many runs (and
     debts) start. Open runs with the same label are interchangeable, so any may continue."""
-    stack = np.zeros((4, 64, 16), np.int64)  # open run ids per suit and label
-    depth = np.zeros((4, 64), np.int64)
-    nstack = np.zeros((64, 16), np.int64)
-    ndepth = np.zeros(64, np.int64)
-    rows = np.zeros((4 * 13 * 16, 4), np.int64)
-    debt = np.zeros(4 * 13 * 16, np.int64)
-    is_open = np.zeros(4 * 13 * 16, np.int64)
+    # open run ids per suit and label (``ws``: :func:`_runs_space`; the views returned
+    # are into it)
+    stack, depth, nstack, ndepth, rows, debt, is_open, sets, out, start = ws
+    depth[:] = 0
     n = 0
     runs = 0
-    sets = np.zeros((13, 5), np.int64)
     R = np.zeros(4, np.int64)
     for r in range(13):
         for suit in range(4):
             i = path[r, suit]
+            if i < 0:
+                sets[r, suit] = 0  # a rank the search passed over: nothing here
+                continue
             mv = mstore[i, 0]
             sets[r, suit] = (mv >> 8) & 15
             sn = (mv >> 12) & 15
@@ -2008,6 +2086,7 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                 g = ((min(1, M) << 4) | 1) if natural else 1
                 if k >= sn and k < sn + sj and (mv >> 52) & 1:
                     g = _PINNED
+                debt[runs] = 0
                 if k >= sn + sj:
                     g += 8
                     debt[runs] = 1
@@ -2026,9 +2105,18 @@ def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
                     stack[suit, g, x] = nstack[g, x]
             R[suit] = mstore[i, 1]
         sets[r, 4] = path[r, 4]
-    out = rows[:n]
-    order = np.argsort(out[:, 0] * 64 + out[:, 2], kind="mergesort")
-    return out[order], sets, debt[:runs], is_open[:runs]
+    # grouped by run, each in rank order (rows came rank by rank: a stable counting sort)
+    start[: runs + 1] = 0
+    for x in range(n):
+        start[rows[x, 0] + 1] += 1
+    for g in range(runs):
+        start[g + 1] += start[g]
+    for x in range(n):
+        g = rows[x, 0]
+        for c in range(4):
+            out[start[g], c] = rows[x, c]
+        start[g] += 1
+    return out[:n], sets, debt[:runs], is_open[:runs]
 
 
 def warm() -> None:

@@ -16,7 +16,9 @@ what ``table._meld_key`` builds, as integers: a run ``[1, n, sorted codes]`` wit
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -34,7 +36,8 @@ from openrummy.solve._fast import (
     _jit,
     _path,
     _pin_mode,
-    _runs_of,
+    _runs_into,
+    _runs_space,
     _set_table,
     _weights,
     bare_memos,
@@ -160,51 +163,72 @@ def _cut_sets(n0: Any, k0: int, min_nat: int, set_max: int, fs: Any, fb: Any, fw
     return -1
 
 
-def encode_table(melds: Sequence[Meld]) -> tuple[np.ndarray[Any, Any], ...]:
-    """The old table as the loop reads it, one pass over each meld's items: its cards'
-    counts (suit, rank index) and jokers, and its key row (zeros if it has none) as
-    ``table._table_key`` keys it: a run by its items (suit, rank, is a joker; none for
-    13 or more), a set by its rank, natural suits and number of jokers."""
-    n = len(melds)
-    cnt = [0] * (n * 52)
-    oj: list[int] = []
-    rows: list[list[int]] = []
-    keyok: list[bool] = []
-    for i, m in enumerate(melds):
-        items = m.items
-        codes: list[int] = []
-        suits: list[int] = []
+def encode_table(melds: Sequence[Meld]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The old table as :func:`_decode_table` reads it: per item its card and the card it
+    stands for, as ``(card suit * 16 + card rank) * 256 + suit * 16 + rank`` (a joker's
+    card 0), and each meld's number of items (one pass over the items in Python)."""
+    vals = [
+        ((c.suit or 0) * 16 + c.rank) * 256 + (r.suit or 0) * 16 + r.rank
+        for m in melds
+        for it in m.items
+        if (c := it.card) is not None and (r := it.represents or it.identity) is not None
+    ]
+    return np.array(vals or [0], np.int64), np.array([len(m.items) for m in melds], np.int64)
+
+
+@_jit
+def _decode_table(vals: Any, lens: Any) -> Any:
+    """The old table's arrays: its cards' counts (meld, suit, rank index) and jokers, and
+    its key rows (zeros if it has none) and whether it has one, as ``table._table_key``
+    keys it: a run by its items (suit, rank, is a joker; none for 13 or more), a set by its
+    rank, natural suits and number of jokers."""
+    n = lens.shape[0]
+    ocnt = np.zeros((n, 4, 13), np.int64)
+    oj = np.zeros(n, np.int64)
+    okey = np.zeros((n, KW), np.int64)
+    keyok = np.zeros(n, np.bool_)
+    a = 0
+    for i in range(n):
+        b = a + lens[i]
         rank = -1
         one_rank = True
         jokers = 0
-        for it in items:
-            card = it.card
-            rep = it.identity
-            s = int(rep.suit or 0)
-            if card.suit is None:
+        for x in range(a, b):
+            v = vals[x]
+            card = v >> 8
+            if card & 15 == 0:
                 jokers += 1
-                codes.append(s * 32 + rep.rank * 2 + 1)
             else:
-                cnt[i * 52 + card.suit * 13 + card.rank - 1] += 1
-                suits.append(s)
-                codes.append(s * 32 + rep.rank * 2)
-            if rank != rep.rank:
+                ocnt[i, card >> 4, (card & 15) - 1] += 1
+            if rank != v & 15:
                 one_rank = rank < 0
-                rank = rep.rank
-        oj.append(jokers)
-        if one_rank and len(items) > 1:
-            suits.sort()
-            row = [2, 2 + len(suits), rank, jokers, *suits]
-        elif len(items) < 13:
-            codes.sort()
-            row = [1, len(codes), *codes]
-        else:
-            row = []
-        keyok.append(bool(row))
-        rows.append(row + [0] * (KW - len(row)))
-    ocnt = np.array(cnt, np.int64).reshape(n, 4, 13)
-    okey = np.array(rows, np.int64).reshape(n, KW)
-    return ocnt, np.array(oj, np.int64), okey, np.array(keyok, np.bool_)
+                rank = v & 15
+        oj[i] = jokers
+        row = okey[i]
+        if one_rank and b - a > 1:
+            ns = 0
+            for x in range(a, b):
+                if vals[x] >> 8 & 15:
+                    row[4 + ns] = (vals[x] >> 4) & 15
+                    ns += 1
+            row[0] = 2
+            row[1] = 2 + ns
+            row[2] = rank
+            row[3] = jokers
+            _sort(row, 4, ns)
+            keyok[i] = True
+        elif b - a < 13:
+            row[0] = 1
+            row[1] = b - a
+            for x in range(a, b):
+                v = vals[x]
+                row[2 + x - a] = (
+                    ((v >> 4) & 15) * 32 + (v & 15) * 2 + (1 if v >> 8 & 15 == 0 else 0)
+                )
+            _sort(row, 2, b - a)
+            keyok[i] = True
+        a = b
+    return ocnt, oj, okey, keyok
 
 
 @_jit
@@ -653,7 +677,7 @@ def _answer(
 
 
 @_jit
-def _keep_loop(
+def _repairs(
     st: Any,
     f_items: Any,
     f_start: Any,
@@ -694,6 +718,7 @@ def _keep_loop(
     prm = prm0.copy()
     sig = _run_sigs(olds[0], keyok)
     scr = np.empty((5, 2 * W + 2), np.int64)
+    rws = _runs_space()
     for k in range(f_run.shape[0]):
         a = f_start[k]
         b = f_start[k + 1]
@@ -819,12 +844,159 @@ def _keep_loop(
                     path = _path(mem[3], mem[4], mem[5], ms, 13)
                 else:
                     path = _path(mem[0], mem[1], mem[2], ms, 13)
-                rows, sets, debt, is_open = _runs_of(path, ms, L, M)
+                rows, sets, debt, is_open = _runs_into(path, ms, L, M, rws)
                 _answer(
                     st, rows, sets, debt, is_open, cyclic, L, M, min_nat, set_max, olds, row,
                     side, cut, sig, scr,
                 )  # fmt: skip
     return mem, mc0, mc1
+
+
+@_jit
+def _keep_loop(
+    vals: Any,
+    lens: Any,
+    fvals: Any,
+    fheads: Any,
+    cap: int,
+    prm0: Any,
+    wins: Any,
+    nwins: Any,
+    wt: Any,
+    setj: Any,
+    mem: Any,
+    mc0: Any,
+    ms0: Any,
+    mc1: Any,
+    ms1: Any,
+    tops: Any,
+) -> Any:
+    """The whole tie-break of a position: the old table (:func:`encode_table`) decoded and
+    its keys hashed, the first answer (``fvals``: per item ``suit * 32 + rank * 2 +
+    joker``; ``fheads``: per meld ``items * 4 + is_run * 2 + tag``) in the play's arrays
+    (``cap`` rows), :func:`_repairs`, and the result in the same form: the kept old
+    melds' indices, the play's heads and items (none if it outgrew its arrays), and the
+    memos' and move stores' arrays (new ones when grown)."""
+    ocnt, oj, okey, keyok = _decode_table(vals, lens)
+    ohash = _hashes(okey, keyok)
+    by_hash = np.argsort(ohash, kind="mergesort")
+    order = by_hash[keyok[by_hash]]
+    nold = lens.shape[0]
+    free = keyok.copy()
+    kept = np.zeros(nold, np.bool_)
+    st = (
+        np.empty((cap, W, 3), np.int64),
+        np.zeros(cap, np.int64),
+        np.zeros(cap, np.bool_),
+        np.zeros(cap, np.bool_),
+        np.zeros(cap, np.bool_),
+        np.zeros(cap, np.int64),
+        np.zeros(2, np.int64),
+    )
+    nf = fheads.shape[0]
+    f_start = np.zeros(nf + 1, np.int64)
+    f_run = np.zeros(nf, np.bool_)
+    f_tag = np.zeros(nf, np.bool_)
+    for k in range(nf):
+        h = fheads[k]
+        f_start[k + 1] = f_start[k] + (h >> 2)
+        f_run[k] = (h >> 1) & 1
+        f_tag[k] = h & 1
+    f_items = np.zeros((max(1, f_start[nf]), 3), np.int64)
+    for x in range(f_start[nf]):
+        v = fvals[x]
+        f_items[x, 0] = v >> 5
+        f_items[x, 1] = (v >> 1) & 15
+        f_items[x, 2] = v & 1
+    mem, mc0, mc1 = _repairs(
+        st, f_items, f_start, f_run, f_tag, ocnt, oj, (okey, ohash, order, free, kept), keyok,
+        prm0, wins, nwins, wt, setj, mem, mc0, ms0, mc1, ms1, tops,
+    )  # fmt: skip
+    p_items, p_n, p_run, p_tag, p_alive, _p_j, top = st
+    nk = 0
+    nh = 0
+    ni = 0
+    if not top[1]:
+        for i in range(nold):
+            nk += kept[i]
+        for k in range(top[0]):
+            if p_alive[k]:
+                nh += 1
+                ni += p_n[k]
+    out_kept = np.empty(nk, np.int64)
+    heads = np.empty(nh, np.int64)
+    items = np.empty(ni, np.int64)
+    if not top[1]:
+        nk = 0
+        for i in range(nold):
+            if kept[i]:
+                out_kept[nk] = i
+                nk += 1
+        nh = 0
+        ni = 0
+        for k in range(top[0]):
+            if not p_alive[k]:
+                continue
+            heads[nh] = p_n[k] * 4 + p_run[k] * 2 + p_tag[k]
+            nh += 1
+            for x in range(p_n[k]):
+                items[ni] = p_items[k, x, 0] * 32 + p_items[k, x, 1] * 2 + p_items[k, x, 2]
+                ni += 1
+    return top[1] != 0, out_kept, heads, items, mem, mc0, mc1
+
+
+_ITEMS = tuple(
+    tuple((v >> 5, (v >> 1) & 15, bool(v & 1), tag) for v in range(128)) for tag in (False, True)
+)
+"""The play's items by their code (``suit * 32 + rank * 2 + joker``), untagged and tagged."""
+
+_SCRATCH = threading.local()
+"""Per thread, the memos of the questions' races (:func:`_fast.bare_memos`, cleared per
+question), kept for the next position unless they grew."""
+_MEMO_INDEX = bare_memos()[2].shape[0]
+
+
+@lru_cache(maxsize=64)
+def _rule_arrays(
+    spec: CoreSpec,
+    weight: tuple[tuple[int, ...], ...],
+    jw: int,
+    windows: tuple[tuple[tuple[int, int], ...], ...],
+    copies: int,
+    jokers: int,
+    budget: int,
+) -> tuple[np.ndarray[Any, Any], ...]:
+    """The arrays a rule set's tie-break reads and never changes: weights, run windows,
+    the questions' parameters and the sets' joker table (one set per rules, copies,
+    jokers and budget)."""
+    wins, nwins = window_arrays(windows)
+    prm0 = np.array(
+        (
+            *(spec.min_len, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
+        ),
+        np.int64,
+    )
+    setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
+    return _weights(weight), wins, nwins, prm0, setj
+
+
+def encode_found(found: Melds) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int]:
+    """The first answer as :func:`_keep_loop` reads it: per item ``suit * 32 + rank * 2 +
+    joker``, per meld ``items * 4 + is_run * 2 + tag``; and the most copies of one card
+    and the jokers it holds (what :func:`usable` asks)."""
+    fvals = np.array(
+        [s * 32 + r * 2 + j for _is_run, items in found for s, r, j, _t in items] or [0],
+        np.int64,
+    )
+    fheads = np.array(
+        [len(items) * 4 + is_run * 2 + (1 if items[0][3] else 0) for is_run, items in found],
+        np.int64,
+    )
+    jokers = fvals & 1
+    nat = fvals[jokers == 0] >> 1 if found else fvals[:0]
+    most = int(np.bincount(nat).max()) if nat.size else 0
+    return fvals, fheads, most, int(jokers.sum()) if found else 0
 
 
 class Keeper:
@@ -843,75 +1015,51 @@ class Keeper:
         self.spec = spec
         self.copies = copies
         self.jokers = jokers
-        self.wt = _weights(weight)
-        self.wins, self.nwins = window_arrays(windows)
-        L = spec.min_len
-        self.prm0 = np.array(
-            (
-                *(L, 0, 0, 0, jw, budget, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
-                *(_pin_mode(spec), spec.min_nat, spec.set_max),
-            ),
-            np.int64,
+        self.wt, self.wins, self.nwins, self.prm0, self.setj = _rule_arrays(
+            spec, weight, jw, windows, copies, jokers, budget
         )
-        self.setj = _set_table(max(copies, 4), max(jokers, 6), spec.min_nat, spec.set_max)
 
-    def run(self, old: Sequence[Meld], found: Melds) -> tuple[list[int], Melds] | None:
+    def run(
+        self,
+        old: Sequence[Meld],
+        found: Melds,
+        encoded: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int] | None = None,
+    ) -> tuple[list[int], Melds] | None:
         """The kept old melds' indices and the play of the rest (``_keep_greedy``); None
-        if the play outgrew its arrays (then the loop in Python answers)."""
+        if the play outgrew its arrays (then the loop in Python answers). ``encoded``:
+        :func:`encode_found` of ``found``, if the caller has it."""
         spec = self.spec
-        nold = len(old)
-        ocnt, oj, okey, keyok = encode_table(old)
-        ohash = _hashes(okey, keyok)
-        by_hash = np.argsort(ohash, kind="stable")
-        order = by_hash[keyok[by_hash]]
-        free = keyok.copy()
-        kept = np.zeros(nold, np.bool_)
+        vals, lens = encode_table(old)
+        fvals, fheads, _most, _nj = encoded or encode_found(found)
         per_found, per_old, extra = ROOM
-        cap = per_found * len(found) + per_old * nold + extra
-        st = (
-            np.empty((cap, W, 3), np.int64),
-            np.zeros(cap, np.int64),
-            np.zeros(cap, np.bool_),
-            np.zeros(cap, np.bool_),
-            np.zeros(cap, np.bool_),
-            np.zeros(cap, np.int64),
-            np.zeros(2, np.int64),
-        )
-        f_items = np.array(
-            [it[:3] for _is_run, items in found for it in items] or [(0, 0, False)], np.int64
-        )
-        f_start = np.zeros(len(found) + 1, np.int64)
-        f_start[1:] = np.cumsum([len(items) for _is_run, items in found])
-        f_run = np.array([is_run for is_run, _items in found], np.bool_)
-        f_tag = np.array([bool(items[0][3]) for _is_run, items in found], np.bool_)
+        cap = per_found * len(found) + per_old * len(old) + extra
         L, ace = spec.min_len, spec.ace
         m0 = FastSearch._shared_moves((L, 0, ace))
         m1 = FastSearch._shared_moves((L, spec.min_nat, ace))
         tops = np.array(((m0.top, m0.count), (m1.top, m1.count)), np.int64)
-        _mem, m0.mcache, mc1 = _keep_loop(
-            st, f_items, f_start, f_run, f_tag, ocnt, oj, (okey, ohash, order, free, kept), keyok,
-            self.prm0, self.wins, self.nwins, self.wt, self.setj, bare_memos(), m0.mcache,
-            m0.mstore, m1.mcache, m1.mstore, tops,
+        mem = getattr(_SCRATCH, "mem", None) or bare_memos()
+        over, kept, heads, items, mem, m0.mcache, mc1 = _keep_loop(
+            vals, lens, fvals, fheads, cap, self.prm0, self.wins, self.nwins, self.wt,
+            self.setj, mem, m0.mcache, m0.mstore, m1.mcache, m1.mstore, tops,
         )  # fmt: skip
+        if mem[2].shape[0] == mem[5].shape[0] == _MEMO_INDEX:
+            _SCRATCH.mem = mem  # (a grown memo would cost more to clear per question)
         if m1 is not m0:
             m1.mcache = mc1
         m0.top, m0.count = int(tops[0, 0]), int(tops[0, 1])
         if m1 is not m0:
             m1.top, m1.count = int(tops[1, 0]), int(tops[1, 1])
-        p_items, p_n, p_run, p_tag, p_alive, _p_j, top = st
-        if top[1]:
+        if over:
             return None
+        codes = items.tolist()
         play: Melds = []
-        for k in range(int(top[0])):
-            if p_alive[k]:
-                tag = bool(p_tag[k])
-                play.append(
-                    (
-                        bool(p_run[k]),
-                        [(s, r, bool(j), tag) for s, r, j in p_items[k, : p_n[k]].tolist()],
-                    )
-                )
-        return [i for i in range(nold) if kept[i]], play
+        a = 0
+        for h in heads.tolist():
+            b = a + (h >> 2)
+            table = _ITEMS[h & 1]
+            play.append((bool(h & 2), [table[v] for v in codes[a:b]]))
+            a = b
+        return kept.tolist(), play
 
 
 def warm() -> None:

@@ -1095,12 +1095,11 @@ def _keep_greedy(
         from openrummy.solve import _keep
 
         # the most copies of a card and the jokers the questions can hold: the new table's
-        on_table = Counter(it[:2] for _is_run, its in found.melds for it in its if not it[2])
-        most = max(on_table.values(), default=0)
-        nj = sum(it[2] for _is_run, its in found.melds for it in its)
+        encoded = _keep.encode_found(found.melds)
+        _fvals, _fheads, most, nj = encoded
         if _keep.usable(spec, most, nj):
             keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
-            got = keeper.run(melds, found.melds)
+            got = keeper.run(melds, found.melds, encoded)
             if got is not None:
                 return got[0], CoreResult(found.score, got[1])
     keys = [_table_key(m) for m in melds]
