@@ -261,7 +261,7 @@ def lp_bound(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult 
         return NEG, None
     if value is None or sol is None:
         return None, None
-    return _bound_of(prob, value, sol.tolist(), tpl.u, tpl.uj, tpl.runs, tpl.sets)
+    return _bound_of(prob, value, sol, tpl.u, tpl.uj, tpl.runs, tpl.sets)
 
 
 def _lp_bound_built(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult | None]:
@@ -281,7 +281,7 @@ def _lp_bound_built(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, Core
 def _bound_of(
     prob: CoreProblem,
     value: float,
-    sol: list[float],
+    sol: list[float] | np.ndarray[tuple[int], np.dtype[np.float64]],
     u: list[list[int]],
     uj: int,
     runs: list[tuple[_Run, int, list[int]]],
@@ -293,7 +293,7 @@ def _bound_of(
     bound = math.floor(value + 0.05)
     arr = np.asarray(sol)
     if arr.size == 0 or float(np.abs(arr - np.round(arr)).max()) < 1e-6:
-        exact = _result(prob, sol, u, uj, runs, sets)
+        exact = _result(prob, arr.tolist(), u, uj, runs, sets)
         if exact.score == bound:
             return bound, exact
     return bound, None
