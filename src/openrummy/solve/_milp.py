@@ -24,7 +24,7 @@ import math
 import os
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import highspy
 import numpy as np
@@ -41,7 +41,7 @@ from openrummy.solve._problem import (
     CoreSpec,
 )
 
-__all__ = ["lp_bound", "solve_milp"]
+__all__ = ["floor_part", "lp_bound", "solve_milp"]
 
 Item = tuple[int, int, bool, bool]
 
@@ -376,6 +376,10 @@ class _Template:
         self.ucols = np.array([self.u[s][r] for s in range(4) for r in range(13)], np.int64)
         self.crow = np.array([rows[f"{s},{r}"] for s in range(4) for r in range(13)], np.int64)
         self.jrow = rows.get("j", -1)
+        self.min_len = spec.min_len
+        self.open_none = spec.open_mode == OPEN_NONE
+        # the last position solved and its solution (n + 1 columns), for :func:`floor_part`
+        self.last: tuple[CoreProblem, np.ndarray[tuple[int], np.dtype[np.float64]]] | None = None
 
     def relaxation(
         self, prob: CoreProblem
@@ -468,6 +472,7 @@ class _Template:
             sol = np.zeros(n + 1)
             sol[cols] = np.asarray(hs.getSolution().col_value, dtype=np.float64)
             sol[fw] = sol[same[fw]]
+            self.last = (prob, sol)
             return "optimal", float(obj @ sol[:n]), sol[:n]
         if status == highspy.HighsModelStatus.kInfeasible:
             return "infeasible", None, None
@@ -486,6 +491,55 @@ def _long_jokers(spec: CoreSpec, run: _Run) -> int:
     if ln < 2 * spec.min_len or keep_long:
         return 0
     return ln - spec.min_len
+
+
+def floor_part(prob: CoreProblem, spec: CoreSpec) -> tuple[CoreResult, CoreProblem] | None:
+    """The whole copies of the joker-free melds in the last relaxation's solution of this
+    position (this thread's template), and the rest of the position without their cards:
+    ``(melds, rest)``, the melds' score the weight of the hand cards they hold. None when
+    the last solution is not this position's, an opening rule is in force, or no such
+    copy exists.
+
+    A play of the rest worth the relaxation's bound minus the melds' score, joined to the
+    melds, reaches the bound, so it is optimal (:meth:`._Solver.upper` in
+    :mod:`.table` asks the search for one, with a small budget): the relaxation's solution,
+    rounded down and repaired. When the bound is tight but the solution fractional, the
+    search itself often needs thousands of states to find a play reaching the bound.
+    """
+    tpl = _template(prob, spec)
+    if tpl is None or tpl.last is None or tpl.last[0] is not prob or not tpl.open_none:
+        return None
+    sol = tpl.last[1]
+    n = tpl.n
+    ext = np.append(sol[:n], 0.0)
+    # a run's copies without a joker: the fewest naturals it holds at any position
+    nat = ext[tpl.rx][:, None] - ext[tpl.rw]
+    runs = np.floor(np.maximum(nat.min(axis=1), 0.0) + 1e-6)
+    sets = np.where(tpl.sk == 0, np.floor(ext[tpl.sy] + 1e-6), 0.0)
+    if not runs.any() and not sets.any():
+        return None
+    used = np.zeros(2 * 56, dtype=np.int64)
+    cells = tpl.rcells[:, :13]
+    np.add.at(used, cells.reshape(-1), np.repeat(runs.astype(np.int64), 13))
+    if tpl.sy.size:
+        np.add.at(used, tpl.scells.reshape(-1), np.repeat(sets.astype(np.int64), 4))
+    used = used[:56].reshape(4, 14)[:, :13]
+    t = np.array(prob.table, dtype=np.int64)
+    h = np.array(prob.hand, dtype=np.int64)
+    if np.any(used > t + h):
+        return None  # the relaxation's tolerance: not worth repairing
+    hand = np.maximum(used - t, 0)
+    whole = np.zeros(n)
+    whole[tpl.rx] = runs
+    whole[tpl.sy] = sets
+    whole[tpl.ucols] = hand.reshape(-1)
+    melds = _result(prob, whole.tolist(), tpl.u, tpl.uj, tpl.runs, tpl.sets)
+    rest = replace(
+        prob,
+        table=tuple(tuple(int(v) for v in row) for row in np.maximum(t - used, 0)),
+        hand=tuple(tuple(int(v) for v in row) for row in h - hand),
+    )
+    return melds, rest
 
 
 _ROWWISE = int(highspy.MatrixFormat.kRowwise)
