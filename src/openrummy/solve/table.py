@@ -238,7 +238,7 @@ def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
     )
 
 
-_ROUND_BUDGET = 200
+_ROUND_BUDGET = 100
 """States (Python-core units) the search may spend on the rest of a rounded relaxation."""
 
 
