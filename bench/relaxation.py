@@ -16,25 +16,30 @@ Run: ``.venv/bin/python bench/relaxation.py`` (``--n`` positions per size, defau
 from __future__ import annotations
 
 import argparse
+import importlib
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import solver as bench
 from openrummy.rules import find_preset
+from openrummy.rules.manipulation import ManipulationRules
 from openrummy.solve import _milp
 from openrummy.solve import table as _table
 from openrummy.solve._problem import CoreProblem, CoreSpec
 from openrummy.solve.table import best_play
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# bench/solver.py: its variant groups, positions and settings (a script, not a package)
+bench: Any = importlib.import_module("solver")
 
 
 def _problems(group: str, size: int, n: int) -> list[tuple[CoreProblem, CoreSpec]]:
     """The problems the relaxation is asked about on the group's positions of this size."""
     _label, preset, opts, _sizes, opened = next(v for v in bench.VARIANTS if v[0] == group)
     rules = find_preset(preset, opts)
+    assert isinstance(rules, ManipulationRules)
     seen: list[tuple[CoreProblem, CoreSpec]] = []
     real = _table.lp_bound
 
