@@ -59,7 +59,7 @@ class SolverSettings:
     """States the Python core's first question ("can every hand card be placed?") may
     visit before the linear relaxation is asked (0: at once)."""
 
-    compiled_lp_after: int = 20_000
+    compiled_lp_after: int = 12_000
     """The same for the compiled core, whose states cost about a twentieth."""
 
     compiled_lp_on_no: bool = False

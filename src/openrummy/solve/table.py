@@ -238,6 +238,10 @@ def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
     )
 
 
+_ROUND_BUDGET = 100
+"""States (Python-core units) the search may spend on the rest of a rounded relaxation."""
+
+
 def lp_bound(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult | None]:
     """:func:`._milp.lp_bound`, imported on first use: HiGHS (and numpy) load only for the
     positions that ask the linear relaxation, not for every ``rummy solve``."""
@@ -423,13 +427,37 @@ class _Solver:
                 want_melds=melds,
                 lower=lower,
                 budget=settings.dp_budget,
-                upper=(lambda: lp_bound(prob, self.spec)) if settings.lp_bound else None,
+                upper=(lambda: self.upper(prob)) if settings.lp_bound else None,
                 unit=self.big,
                 floor=floor,
             )
         except BudgetExceeded:
             # a rare position whose state space is huge: the integer program, in bounded memory
             return solve_milp(prob, self.spec)
+
+    def upper(self, prob: CoreProblem) -> tuple[int | None, CoreResult | None]:
+        """The linear relaxation's bound (:func:`lp_bound`) and an optimal play when one is
+        found on the way: the relaxation's own when it is integral, else its whole copies
+        of joker-free melds (:func:`._milp.floor_part`) and a play of the rest worth the
+        bound minus theirs, if the search finds one within ``_ROUND_BUDGET`` states."""
+        bound, exact = lp_bound(prob, self.spec)
+        if exact is not None or bound is None or bound < 0:
+            return bound, exact
+        from openrummy.solve import _milp
+
+        part = _milp.floor_part(prob, self.spec)
+        if part is None:
+            return bound, None
+        melds, rest = part
+        try:
+            got = self._core(
+                rest, want_melds=True, lower=NEG, target=bound - melds.score, budget=_ROUND_BUDGET
+            )
+        except BudgetExceeded:
+            return bound, None
+        if got.score == NEG or melds.score + got.score != bound:
+            return bound, None
+        return bound, CoreResult(bound, melds.melds + got.melds)
 
     def _core(
         self,
