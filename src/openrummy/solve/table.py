@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import count, pairwise
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from openrummy._memo import by_identity
@@ -129,6 +130,11 @@ def _norm_cards(cards: Iterable[Card], tiles: bool) -> list[Card]:
     """:func:`_norm_card` of each card."""
     nat = _naturals(tiles)
     return [JOKER if c.suit is None else nat[c.suit][c.rank - 1] for c in cards]
+
+
+def _card_codes(cards: Iterable[Card]) -> list[int]:
+    """The card code of each card (see :func:`_read_meld`)."""
+    return [_JOKER_CODE if c.suit is None else c.suit * 13 + c.rank - 1 for c in cards]
 
 
 def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
@@ -238,6 +244,212 @@ def _items(tiles: bool) -> tuple[tuple[tuple[MeldItem, ...], ...], ...]:
     )
 
 
+# -- the table and the answer as numbers ---------------------------------------------------
+#
+# A card code is ``suit * 13 + rank - 1`` for a natural and ``_JOKER_CODE`` for a joker. A
+# meld's key is an int that tells apart valid melds of the deck's cards which differ in
+# normal form (:meth:`Meld.normalized`): a run (one suit, no rank twice) is its suit, its
+# ranks and the ranks its jokers stand for; a set (one rank) its rank, its naturals' suits
+# (no suit twice) and how many jokers stand for each suit. A run that holds a rank twice
+# (the ace at both ends) has no key, and is compared as melds.
+
+_JOKER_CODE = 52
+_Key = int
+
+
+def _run_key(suits: int, ranks: int, joker_ranks: int) -> _Key:
+    """The key of a run: bit masks of its suit, ranks and jokers' ranks (bit r-1: rank r)."""
+    return -(ranks | joker_ranks << 13 | suits << 26)
+
+
+def _set_key(ranks: int, natural_suits: int, joker_suits: int) -> _Key:
+    """The key of a set: bit masks of its rank and naturals' suits, and its jokers counted
+    per suit (8 bits each: ``sum(1 << 8 * suit)``)."""
+    return ranks | natural_suits << 13 | joker_suits << 17
+
+
+@dataclass(frozen=True, slots=True)
+class _Deck:
+    """What reading a table and writing an answer need of one rule set, as numbers."""
+
+    tiles: bool
+    rules: MeldRules
+    ace: int
+    min_len: int
+    min_nat: int
+    set_max: int
+    copies: int
+    jokers: int
+    cards: tuple[Card, ...]
+    """The shared card of each card code."""
+    penalty: tuple[int, ...]
+    """The penalty value of each card code."""
+    by_digit: tuple[MeldItem, ...]
+    """The shared item (:func:`_items`) of each digit ``suit << 5 | rank << 1 | is a joker``
+    (:func:`_digits`)."""
+    code_by_digit: tuple[int, ...]
+    """The card code of each digit."""
+
+
+_NO_ITEM = MeldItem(JOKER, None)
+"""The item of a digit that no core item has (a rank outside 1..13)."""
+
+
+@by_identity
+def _deck(rules: ManipulationRules) -> _Deck:
+    tiles = rules.deck.kind is DeckKind.TILES
+    m = rules.meld
+    ace = {AceMode.LOW_ONLY: LOW, AceMode.HIGH_OR_LOW: HIGH, AceMode.WRAPAROUND: WRAP}[m.ace_mode]
+    cards = (*(c for row in _naturals(tiles) for c in row), JOKER)
+    made = _items(tiles)
+    return _Deck(
+        tiles=tiles,
+        rules=rules.meld_rules,
+        ace=ace,
+        min_len=m.min_len,
+        min_nat=m.min_naturals,
+        set_max=m.set_max,
+        copies=rules.deck.standard_decks,
+        jokers=rules.deck.printed_jokers,
+        cards=cards,
+        penalty=tuple(rules.penalty_value(c) for c in cards),
+        by_digit=tuple(
+            made[d & 1][d >> 5][(d >> 1 & 15) - 1] if 1 <= d >> 1 & 15 <= 13 else _NO_ITEM
+            for d in range(128)
+        ),
+        code_by_digit=tuple(
+            _JOKER_CODE if d & 1 else (d >> 5) * 13 + (d >> 1 & 15) - 1 for d in range(128)
+        ),
+    )
+
+
+def _run_ranks(ranks: int, ace: int) -> bool:
+    """Whether distinct ranks (bit r-1 for rank r) of one suit make a run (as
+    :func:`run_order` decides)."""
+    if (ranks + (ranks & -ranks)) & ranks == 0:
+        return True  # one stretch, ace low
+    if ace == HIGH:
+        high = (ranks >> 1) | ((ranks & 1) << 12)  # the ace after the king
+        return (high + (high & -high)) & high == 0
+    if ace == WRAP:
+        # one stretch of the cycle: one rank whose predecessor (K before A) is missing
+        starts = ranks & ~((ranks << 1) | (ranks >> 12))
+        return starts & (starts - 1) == 0
+    return False
+
+
+def _read_meld(deck: _Deck, m: Meld) -> tuple[_Key, list[int]] | None:
+    """The key and card codes of a table meld that is valid as it stands, of this deck's
+    cards, every joker named and every natural standing for itself; None for any other
+    meld, valid or not (:func:`_checked_meld` reads it). The same verdict as
+    :meth:`Meld.check`, from bit masks of the suits and ranks: every table meld is read on
+    every call."""
+    items = m.items
+    n = len(items)
+    if n < 3:
+        return None
+    tiles = deck.tiles
+    codes: list[int] = []
+    ranks = suits = nat_suits = jokers = joker_ranks = joker_suits = 0
+    for it in items:
+        rep = it.represents
+        if rep is None:
+            return None
+        s = rep.suit
+        if s is None or rep.tile != tiles:
+            return None
+        r = rep.rank
+        card = it.card
+        if card is rep or (card.rank == r and card.suit == s and card.tile == tiles):
+            nat_suits |= 1 << s
+            codes.append(s * 13 + r - 1)
+        elif card.suit is None:
+            jokers += 1
+            joker_ranks |= 1 << (r - 1)
+            joker_suits += 1 << (8 * s)
+            codes.append(_JOKER_CODE)
+        else:
+            return None
+        ranks |= 1 << (r - 1)
+        suits |= 1 << s
+    if n - jokers < deck.min_nat:
+        return None
+    if ranks & (ranks - 1) == 0:  # one rank: a set
+        if n > deck.set_max or nat_suits.bit_count() != n - jokers:
+            return None  # too big, or a natural's suit twice
+        if (suits.bit_count() != n) if n <= 4 else suits != 15:
+            return None  # a suit twice, or (over 4 items) not every suit
+        return _set_key(ranks, nat_suits, joker_suits), codes
+    if suits & (suits - 1) == 0:  # one suit: a run
+        if n < deck.min_len or ranks.bit_count() != n or not _run_ranks(ranks, deck.ace):
+            return None
+        return _run_key(suits, ranks, joker_ranks), codes
+    return None
+
+
+def _meld_facts(m: Meld) -> tuple[_Key | None, list[int]]:
+    """The key (None if it has none) and card codes of a valid meld of this deck, read
+    item by item (a meld :func:`_read_meld` left to :func:`_checked_meld`, or arranged)."""
+    codes: list[int] = []
+    keyed = True
+    ranks = suits = nat_suits = joker_ranks = joker_suits = 0
+    for it in m.items:
+        card = it.card
+        rep = it.represents
+        codes.append(_JOKER_CODE if card.suit is None else card.suit * 13 + card.rank - 1)
+        if rep is None or rep.suit is None:
+            keyed = False
+            continue
+        s, r = rep.suit, rep.rank
+        if card.suit is None:
+            joker_ranks |= 1 << (r - 1)
+            joker_suits += 1 << (8 * s)
+        elif card is rep or card == rep:
+            nat_suits |= 1 << s
+        else:
+            keyed = False
+        ranks |= 1 << (r - 1)
+        suits |= 1 << s
+    if not keyed:
+        return None, codes
+    if ranks & (ranks - 1) == 0:
+        return _set_key(ranks, nat_suits, joker_suits), codes
+    if ranks.bit_count() != len(codes):
+        return None, codes  # a run holding a rank twice
+    return _run_key(suits, ranks, joker_ranks), codes
+
+
+def _read_table(
+    rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]
+) -> tuple[list[Meld], list[tuple[_Key | None, list[int]]]]:
+    """:func:`_validate_table`, and the key and card codes of each meld."""
+    deck = _deck(rules)
+    melds: list[Meld] = []
+    facts: list[tuple[_Key | None, list[int]]] = []
+    mr = deck.rules
+    tiles = deck.tiles
+    for i, m in enumerate(table):
+        if not isinstance(m, Meld):
+            if melds:
+                raise InvalidMeldError("the table mixes melds and loose cards")
+            continue
+        read = _read_meld(deck, m)
+        if read is not None:
+            melds.append(m)
+            facts.append(read)
+            continue
+        got = _checked_meld(m, mr, tiles)
+        if isinstance(got, tuple):
+            bad, why = got
+            raise InvalidMeldError(f"table meld {i + 1} {bad}: {why}")
+        m = m if got is None else got
+        melds.append(m)
+        facts.append(_meld_facts(m))
+    if melds and len(melds) != len(table):
+        raise InvalidMeldError("the table mixes melds and loose cards")
+    return melds, facts
+
+
 _ROUND_BUDGET = 100
 """States (Python-core units) the search may spend on the rest of a rounded relaxation."""
 
@@ -271,15 +483,24 @@ class _Solver:
     ) -> None:
         self.rules = rules
         self.settings = settings
-        self.tiles = rules.deck.kind is DeckKind.TILES
-        self.hand = [_norm_card(c, self.tiles) for c in hand]
+        deck = _deck(rules)
+        self.tiles = deck.tiles
+        self.hand = _norm_cards(hand, deck.tiles)
         self.spec = _spec(rules, open_mode, open_all)
+        self.h, self.hj = _counts(self.hand)
+        pen = deck.penalty
         # the count unit: above any sum of values (a given one: scores comparable with
         # another solver's whose hand holds this one)
-        self.big = big or sum(rules.penalty_value(c) for c in self.hand) + 1
-        self.h, self.hj = _counts(self.hand)
-        self.weight = tuple(tuple(self.big + v for v in row) for row in _penalties(rules))
-        self.jw = self.big + rules.penalty_value(JOKER)
+        self.big = big or (
+            sum(
+                pen[_JOKER_CODE] if c.suit is None else pen[c.suit * 13 + c.rank - 1]
+                for c in self.hand
+            )
+            + 1
+        )
+        unit = self.big
+        self.weight = tuple(tuple([unit + v for v in row]) for row in _penalties(rules))
+        self.jw = unit + pen[_JOKER_CODE]
 
     def usable_hand(self, t: list[list[int]], tj: int) -> list[list[int]]:
         """Hand counts without the cards that no meld could ever use.
@@ -514,14 +735,137 @@ class _Solver:
 
     def to_melds(self, res: CoreResult) -> list[tuple[Meld, bool]]:
         """Core melds as :class:`Meld` values, with their opening tag."""
-        rules = self.rules.meld_rules
-        tiles = self.tiles
-        out: list[tuple[Meld, bool]] = []
-        for _is_run, items in res.melds:
-            tag = any(t for _s, _r, _j, t in items)
-            key = tuple((s, r, joker) for s, r, joker, _t in items)
-            out.append((_core_meld(key, tiles, rules), tag))
+        return [(m, tag) for _order, m, tag, _key in self.answer(res, [0] * (_JOKER_CODE + 1))]
+
+    def answer(
+        self, res: CoreResult, counts: list[int]
+    ) -> list[tuple[int, Meld, bool, _Key | None]]:
+        """Core melds as :class:`Meld` values in normal form (as :func:`_core_meld` makes
+        them), each with a sort key in the order of :func:`_meld_order`, its opening tag
+        and its key; their cards are added to ``counts`` (by card code)."""
+        deck = _deck(self.rules)
+        made = deck.by_digit
+        code = deck.code_by_digit
+        rank_mask, rank_one, no_joker, suit_one = _DIGIT_MASKS
+        run_digits, run_ranks = _run_digits(deck.ace)
+        out: list[tuple[int, Meld, bool, _Key | None]] = []
+        for _is_run, found in res.melds:
+            n = len(found)
+            r0 = found[0][1]
+            is_set = found[-1][1] == r0
+            items = sorted(found) if is_set else found  # a set by suit, naturals first
+            melded: list[MeldItem] = []
+            order = nat_suits = joker_ranks = joker_suits = 0
+            tag = False
+            for s, r, j, t in items:
+                d = s << 5 | r << 1 | j
+                melded.append(made[d])
+                order = order << 7 | d
+                counts[code[d]] += 1
+                if j:
+                    joker_ranks |= 1 << (r - 1)
+                    joker_suits += 1 << (8 * s)
+                else:
+                    nat_suits |= 1 << s
+                if t:
+                    tag = True
+            s0 = items[0][0]
+            # a set of one rank, or a run of one suit that the core wrote in run order (it
+            # usually does), else the general way
+            key: _Key | None
+            if is_set:
+                if n > 16 or not 0 < r0 < 14 or order & rank_mask[n] != r0 * rank_one[n]:
+                    for d in _digits(items):
+                        counts[code[d]] -= 1
+                    out.append(self._general(found, counts))
+                    continue
+                key = _set_key(1 << (r0 - 1), nat_suits, joker_suits)
+            else:
+                want = run_digits[r0][n] if n <= 16 else -1
+                if want < 0 or order & no_joker[n] != s0 * suit_one[n] + want:
+                    for d in _digits(items):
+                        counts[code[d]] -= 1
+                    out.append(self._general(found, counts))
+                    continue
+                key = _run_key(1 << s0, run_ranks[r0][n], joker_ranks)
+            out.append(
+                (
+                    (s0 << 4 | items[0][1]) << 116 | (16 - n) << 112 | order << 7 * (16 - n),
+                    Meld(tuple(melded)),
+                    tag,
+                    key,
+                )
+            )
         return out
+
+    def _general(
+        self, found: Sequence[tuple[int, int, bool, bool]], counts: list[int]
+    ) -> tuple[int, Meld, bool, _Key | None]:
+        """One meld of :meth:`answer` that the core did not write in normal order: ordered
+        by :func:`_normal_order`, its key read as :func:`_meld_facts` reads it."""
+        deck = _deck(self.rules)
+        cells = [(s, r) for s, r, _j, _t in found]
+        normal = _normal_order(cells, [j for *_x, j, _t in found], deck.rules)
+        items = [found[i] for i in normal]
+        n = len(items)
+        assert n <= 16 and all(1 <= r <= 13 for _s, r, _j, _t in items), "not a core meld"
+        order = 0
+        for d in _digits(items):
+            counts[deck.code_by_digit[d]] += 1
+            order = order << 7 | d
+        meld = Meld(tuple(deck.by_digit[d] for d in _digits(items)))
+        return (
+            (items[0][0] << 4 | items[0][1]) << 116 | (16 - n) << 112 | order << 7 * (16 - n),
+            meld,
+            any(t for *_x, t in items),
+            _meld_facts(meld)[0],
+        )
+
+
+def _digits(items: Iterable[tuple[int, int, bool, bool]]) -> list[int]:
+    """Core items as digits ``suit << 5 | rank << 1 | is a joker`` (:meth:`_Solver.answer`
+    packs them into a meld's sort key: the order of :func:`_meld_order`)."""
+    return [s << 5 | r << 1 | j for s, r, j, _t in items]
+
+
+def _masks() -> tuple[tuple[int, ...], ...]:
+    """Per number of digits n (to 16): masks of their rank bits, a rank of 1 in each, masks
+    of all bits but the joker's, a suit of 1 in each."""
+    return tuple(
+        tuple(sum(unit << 7 * k for k in range(n)) for n in range(17))
+        for unit in (0b0011110, 0b0000010, 0b1111110, 0b0100000)
+    )
+
+
+_DIGIT_MASKS = _masks()
+
+
+@cache
+def _run_digits(ace: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per first rank and length (to 16), the rank bits of the digits of a run in
+    :func:`run_order`'s order (-1 where none is: the ace after the king only where it may
+    be high, and then at the end short of all 13 ranks; all 13 ranks of a cycle from the
+    ace), and the run's ranks as a bit mask (bit r-1: rank r)."""
+    digits: list[tuple[int, ...]] = [(-1,) * 17]
+    masks: list[tuple[int, ...]] = [(0,) * 17]
+    for r0 in range(1, 14):
+        drow = [-1] * 17
+        mrow = [0] * 17
+        for n in range(1, 17):
+            ranks = [(r0 - 1 + k) % 13 + 1 for k in range(n)]
+            top = r0 + n - 1
+            if ace == LOW:
+                ok = top <= 13
+            elif ace == HIGH:
+                ok = top <= 13 or (top == 14 and n < 13)
+            else:
+                ok = n < 13 or (n == 13 and r0 == 1)
+            if ok:
+                drow[n] = sum(r << 1 << 7 * (n - 1 - k) for k, r in enumerate(ranks))
+                mrow[n] = sum(1 << (r - 1) for r in ranks)
+        digits.append(tuple(drow))
+        masks.append(tuple(mrow))
+    return tuple(digits), tuple(masks)
 
 
 @lru_cache(maxsize=16_384)
@@ -568,22 +912,7 @@ def _normal(m: Meld, mr: MeldRules) -> Meld:
 
 def _validate_table(rules: ManipulationRules, table: Sequence[Meld] | Sequence[Card]) -> list[Meld]:
     """The table's melds, checked (and jokers without identity given one), or [] if flat."""
-    melds: list[Meld] = []
-    mr = rules.meld_rules
-    tiles = rules.deck.kind is DeckKind.TILES
-    for i, m in enumerate(table):
-        if not isinstance(m, Meld):
-            if melds:
-                raise InvalidMeldError("the table mixes melds and loose cards")
-            continue
-        got = _checked_meld(m, mr, tiles)
-        if isinstance(got, tuple):
-            bad, why = got
-            raise InvalidMeldError(f"table meld {i + 1} {bad}: {why}")
-        melds.append(m if got is None else got)
-    if melds and len(melds) != len(table):
-        raise InvalidMeldError("the table mixes melds and loose cards")
-    return melds
+    return _read_table(rules, table)[0]
 
 
 @lru_cache(maxsize=16_384)
@@ -640,20 +969,36 @@ def _checked_meld(m: Meld, mr: MeldRules, tiles: bool) -> Meld | tuple[Meld, str
 
 
 def _kept_count(
-    before: Sequence[Meld], kept: Collection[int], new: Sequence[Meld], rules: ManipulationRules
+    before: Sequence[Meld],
+    keys: Sequence[_Key | None],
+    kept: Collection[int],
+    new: Sequence[Meld],
+    new_keys: Sequence[_Key | None],
+    rules: ManipulationRules,
 ) -> int:
     """How many melds of ``before`` the new table holds unchanged: the ``kept`` ones (indices
     into ``before``, on the table as they were) and those the ``new`` melds (of
-    :meth:`_Solver.to_melds`, in normal form already) equal, each new meld once."""
+    :meth:`_Solver.to_melds`, in normal form already) equal, each new meld once. ``keys``
+    and ``new_keys``: the melds' keys (see :func:`_read_meld`), compared instead of the
+    melds where every meld has one."""
     if len(kept) == len(before) or not new:
         return len(kept)
+    held = set(kept)
+    count = len(kept)
+    if None not in new_keys and all(k is not None for i, k in enumerate(keys) if i not in held):
+        by_key: dict[_Key | None, int] = {}
+        for k in new_keys:
+            by_key[k] = by_key.get(k, 0) + 1
+        for i, k in enumerate(keys):
+            if i not in held and by_key.get(k, 0) > 0:
+                by_key[k] -= 1
+                count += 1
+        return count
     left = Counter(new)
     # a meld's items summed by hash, in any order: equal melds have equal sums, so a meld
     # whose sum no new meld has is not held (and is not put in normal form)
     sums = {sum(map(hash, m.items)) for m in left}
     mr = rules.meld_rules
-    count = len(kept)
-    held = set(kept)
     for i, m in enumerate(before):
         if i in held or sum(map(hash, m.items)) not in sums:
             continue
@@ -685,11 +1030,27 @@ def best_play(
     cards that cannot be arranged), :class:`ConfigError` for more copies of a card than
     the deck holds.
     """
-    tiles = rules.deck.kind is DeckKind.TILES
-    melds = _validate_table(rules, table)
-    t_cards = _norm_cards(table_cards(table), tiles)
+    deck = _deck(rules)
+    tiles = deck.tiles
+    melds, facts = _read_table(rules, table)
+    if melds:
+        t_codes = [c for _key, codes in facts for c in codes]
+        t_cards = [deck.cards[c] for c in t_codes]
+    else:
+        t_cards = _norm_cards(table_cards(table), tiles)
+        t_codes = _card_codes(t_cards)
     h_cards = _norm_cards(hand, tiles)
-    _check_supply(rules, t_cards + h_cards)
+    h_count = [0] * (_JOKER_CODE + 1)
+    for c in _card_codes(h_cards):
+        h_count[c] += 1
+    t_count = h_count[:]
+    for c in t_codes:
+        t_count[c] += 1
+    if t_count[_JOKER_CODE] > deck.jokers or max(t_count[:_JOKER_CODE]) > deck.copies:
+        _check_supply(rules, t_cards + h_cards)  # raises
+    # (t_count: the table's and the hand's cards; the table's alone from here)
+    for c in range(_JOKER_CODE + 1):
+        t_count[c] -= h_count[c]
 
     o = rules.opening
     open_mode = OPEN_NONE
@@ -705,6 +1066,7 @@ def best_play(
 
     if not melds and t_cards:
         melds = arrange(rules, t_cards, settings=settings)
+        facts = [_meld_facts(m) for m in melds]
     frozen = _frozen(rules, melds)
     if frozen:
         # joker.mobility = ONLY_VIA_REPLACEMENT: a meld holding a joker stays as it is (the
@@ -761,26 +1123,47 @@ def best_play(
             raise InvalidMeldError("the table cannot be arranged into valid melds")
         # no opening possible: a normal answer, nothing placed
         return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
-    new = sorted(solver.to_melds(res), key=lambda mt: _meld_order(mt[0]))
-    after = [*base, *(m for m, _ in new)]
-    placed = _placed(t_cards, after)
-    left = Counter(h_cards)
-    left.subtract(placed)
-    hand_after = tuple(sorted(left.elements(), key=Card.sort_key))
+    # the new melds in play order, and the cards of the table after the play (by code)
+    count_after = [0] * (_JOKER_CODE + 1)
+    new = sorted(solver.answer(res, count_after), key=itemgetter(0))
+    for i in kept_idx:
+        for c in facts[i][1]:
+            count_after[c] += 1
+    after = [*base, *(m for _order, m, _tag, _key in new)]
+    # the placed cards: those of the table after the play that were not on it
+    placed: list[Card] = []
+    left: list[Card] = []
+    value = 0
+    cards = deck.cards
+    for c in range(_JOKER_CODE + 1):
+        extra = count_after[c] - t_count[c]
+        if extra < 0:
+            raise AssertionError("a table card went missing")
+        if extra:
+            placed += [cards[c]] * extra
+            value += deck.penalty[c] * extra
+        if h_count[c] > extra:
+            left += [cards[c]] * (h_count[c] - extra)
     count = len(placed)
-    value = sum(rules.penalty_value(c) for c in placed)
     assert count * solver.big + value == res.score, "solver score and melds disagree"
     if count == 0:
         # nothing to place: no play, the table stays as it was
         return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
-    opening = tuple(m for m, tag in new if tag) if open_mode != OPEN_NONE else ()
+    opening = tuple(m for _o, m, tag, _k in new if tag) if open_mode != OPEN_NONE else ()
     return BestPlay(
         table=tuple(after),
-        placed=tuple(sorted(placed, key=Card.sort_key)),
-        hand=hand_after,
+        placed=tuple(placed),
+        hand=tuple(left),
         count=count,
         value=value,
-        kept=_kept_count(melds, kept_idx, after[len(base) :], rules),
+        kept=_kept_count(
+            melds,
+            [key for key, _codes in facts],
+            kept_idx,
+            after[len(base) :],
+            [key for *_x, key in new],
+            rules,
+        ),
         opening=opening,
         before=tuple(melds),
     )
