@@ -159,6 +159,32 @@ def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
             )
 
 
+def _supply(
+    rules: ManipulationRules,
+    t_codes: Sequence[int],
+    t_cards: Sequence[Card],
+    h_cards: Sequence[Card],
+) -> tuple[list[int], list[int]]:
+    """:func:`_check_supply` of the table's cards (their codes given too) and the hand's,
+    and the counts of each by card code."""
+    deck = _deck(rules)
+    h_codes = _card_codes(h_cards)
+    t_count = [0] * (_JOKER_CODE + 1)
+    for c in t_codes:
+        t_count[c] += 1
+    h_count = [0] * (_JOKER_CODE + 1)
+    for c in h_codes:
+        h_count[c] += 1
+    copies = deck.copies
+    if (
+        t_count[_JOKER_CODE] + h_count[_JOKER_CODE] > deck.jokers
+        or max(t_count[:_JOKER_CODE]) > copies
+        or any(t_count[c] + h_count[c] > copies for c in h_codes if c != _JOKER_CODE)
+    ):
+        _check_supply(rules, [*t_cards, *h_cards])  # raises
+    return t_count, h_count
+
+
 def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
     arr = [[0] * 13 for _ in range(4)]
     jokers = 0
@@ -207,6 +233,13 @@ def _penalties(rules: ManipulationRules) -> tuple[tuple[int, ...], ...]:
     return tuple(
         tuple(rules.penalty_value(Card(r + 1, Suit(s), tiles)) for r in range(13)) for s in range(4)
     )
+
+
+@by_identity
+def _weights(rules: ManipulationRules, big: int) -> tuple[tuple[int, ...], ...]:
+    """The weight of each natural placed, by suit and rank index: the count unit ``big``
+    plus its penalty value (hands of one rule set share a few units)."""
+    return tuple(tuple([big + v for v in row]) for row in _penalties(rules))
 
 
 @cache
@@ -498,9 +531,8 @@ class _Solver:
             )
             + 1
         )
-        unit = self.big
-        self.weight = tuple(tuple([unit + v for v in row]) for row in _penalties(rules))
-        self.jw = unit + pen[_JOKER_CODE]
+        self.weight = _weights(rules, self.big)
+        self.jw = self.big + pen[_JOKER_CODE]
 
     def usable_hand(self, t: list[list[int]], tj: int) -> list[list[int]]:
         """Hand counts without the cards that no meld could ever use.
@@ -749,6 +781,8 @@ class _Solver:
         rank_mask, rank_one, no_joker, suit_one = _DIGIT_MASKS
         run_digits, run_ranks = _run_digits(deck.ace)
         out: list[tuple[int, Meld, bool, _Key | None]] = []
+        # the melds made so far by their digits: an answer often holds one meld twice
+        seen: dict[int, tuple[int, Meld, _Key | None]] = {}
         for _is_run, found in res.melds:
             n = len(found)
             r0 = found[0][1]
@@ -769,6 +803,10 @@ class _Solver:
                     nat_suits |= 1 << s
                 if t:
                     tag = True
+            again = seen.get(order << 4 | n)
+            if again is not None:
+                out.append((again[0], again[1], tag, again[2]))
+                continue
             s0 = items[0][0]
             # a set of one rank, or a run of one suit that the core wrote in run order (it
             # usually does), else the general way
@@ -788,14 +826,10 @@ class _Solver:
                     out.append(self._general(found, counts))
                     continue
                 key = _run_key(1 << s0, run_ranks[r0][n], joker_ranks)
-            out.append(
-                (
-                    (s0 << 4 | items[0][1]) << 116 | (16 - n) << 112 | order << 7 * (16 - n),
-                    Meld(tuple(melded)),
-                    tag,
-                    key,
-                )
-            )
+            sort_key = (s0 << 4 | items[0][1]) << 116 | (16 - n) << 112 | order << 7 * (16 - n)
+            meld = Meld(tuple(melded))
+            seen[order << 4 | n] = (sort_key, meld, key)
+            out.append((sort_key, meld, tag, key))
         return out
 
     def _general(
@@ -1040,17 +1074,7 @@ def best_play(
         t_cards = _norm_cards(table_cards(table), tiles)
         t_codes = _card_codes(t_cards)
     h_cards = _norm_cards(hand, tiles)
-    h_count = [0] * (_JOKER_CODE + 1)
-    for c in _card_codes(h_cards):
-        h_count[c] += 1
-    t_count = h_count[:]
-    for c in t_codes:
-        t_count[c] += 1
-    if t_count[_JOKER_CODE] > deck.jokers or max(t_count[:_JOKER_CODE]) > deck.copies:
-        _check_supply(rules, t_cards + h_cards)  # raises
-    # (t_count: the table's and the hand's cards; the table's alone from here)
-    for c in range(_JOKER_CODE + 1):
-        t_count[c] -= h_count[c]
+    t_count, h_count = _supply(rules, t_codes, t_cards, h_cards)
 
     o = rules.opening
     open_mode = OPEN_NONE
@@ -1185,12 +1209,14 @@ def can_place(
     :func:`best_play` answers. Raises as :func:`best_play` does.
     """
     tiles = rules.deck.kind is DeckKind.TILES
-    melds = _validate_table(rules, table)
+    melds, facts = _read_table(rules, table)
     if _frozen(rules, melds):
         return best_play(rules, melds, hand, keep_melds=False, settings=settings).count >= at_least
-    t_cards = _norm_cards(table_cards(melds), tiles)
+    cards = _deck(rules).cards
+    t_codes = [c for _key, codes in facts for c in codes]
+    t_cards = [cards[c] for c in t_codes]
     h_cards = _norm_cards(hand, tiles)
-    _check_supply(rules, t_cards + h_cards)
+    _supply(rules, t_codes, t_cards, h_cards)
     solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
     return solver.solve(t_cards, melds=False, target=at_least * solver.big).score != NEG
 
