@@ -1019,13 +1019,11 @@ def _kept_count(
         return len(kept)
     held = set(kept)
     count = len(kept)
-    if None not in new_keys and all(k is not None for i, k in enumerate(keys) if i not in held):
-        by_key: dict[_Key | None, int] = {}
-        for k in new_keys:
-            by_key[k] = by_key.get(k, 0) + 1
+    if None not in new_keys and None not in keys:
+        left_keys = Counter(new_keys)
         for i, k in enumerate(keys):
-            if i not in held and by_key.get(k, 0) > 0:
-                by_key[k] -= 1
+            if left_keys[k] > 0 and i not in held:
+                left_keys[k] -= 1
                 count += 1
         return count
     left = Counter(new)
