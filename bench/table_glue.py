@@ -5,7 +5,8 @@ search's answer into melds, placed cards and the count of kept melds. This times
 call on the variant positions of ``bench/solver.py --variants`` (each call after
 forgetting the meld memos, as ``rummy solve`` meets a new table) and the part of it spent
 outside ``_Solver.solve`` (the search and its question loop), as CPU time: the best of
-``--repeat`` calls per position, then the median over positions.
+``--repeat`` calls per position (each after a collection of the garbage), then the median
+over positions.
 
     .venv/bin/python bench/table_glue.py                # count and value alone
     .venv/bin/python bench/table_glue.py --keep-melds   # with the kept-melds tie-break
@@ -50,13 +51,20 @@ def main() -> int:
         finally:
             inside[0] += time.process_time() - t0
 
+    # the warm-up's objects (numba's, the presets') out of the collector's walks, as in
+    # bench/solver.py: a collection that lands in a call costs the call's own garbage
+    for group, size in CASES:
+        _label, preset, options, _sizes, opened = next(v for v in B.VARIANTS if v[0] == group)
+        rules = find_preset(preset, options)
+        assert isinstance(rules, ManipulationRules)
+        warm = B.variant_position(1, rules, size, 14)
+        best_play(rules, warm.table, warm.hand, opened=opened)
+    gc.freeze()
     print(f"{'group':>12} {'table':>5} | {'call med':>8} {'outside solve med':>17} (ms, CPU)")
     for group, size in CASES:
         label, preset, options, _sizes, opened = next(v for v in B.VARIANTS if v[0] == group)
         rules = find_preset(preset, options)
         assert isinstance(rules, ManipulationRules)
-        warm = B.variant_position(1, rules, size, 14)
-        best_play(rules, warm.table, warm.hand, opened=opened)
         calls: list[float] = []
         outside: list[float] = []
         for i in range(args.n):
