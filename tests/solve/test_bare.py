@@ -16,6 +16,7 @@ import pytest
 
 from helpers import manipulation_rules
 from helpers.positions import random_table
+from openrummy.cards import parse_cards
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.solve import _keep, best_play, can_arrange, table
@@ -187,6 +188,35 @@ def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None
                 (tuple(s for s in range(4) if int(fs[q]) >> s & 1), int(fb[q])) for q in range(m)
             ]
             assert got == list(want), (vec, k)
+
+
+def test_a_repair_that_frees_a_joker_asks_with_the_melds_next_to_the_old_melds_ranks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A repair's second round adds the melds with a card next to a card the giving melds
+    leave over, and, when they leave a joker over, those next to the old meld's own ranks:
+    the set [9C 9D 9S] given up with a joker (8H 8H JK placed on four runs [5H 6H 7H])
+    stays, the joker on a run ending at the 8, in the compiled loop and in Python alike."""
+    rules = manipulation_rules("robbers", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
+    table_melds = [Meld.parse("[5H 6H 7H]")] * 4 + [Meld.parse("[9C 9D 9S]")]
+    real = table._keep_greedy
+    seen = Counter[str]()
+
+    def both(
+        solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
+    ) -> tuple[list[int], CoreResult]:
+        here = real(solver, melds, found, whole=False)
+        there = real(solver, melds, found, whole=True)
+        assert there[0] == here[0]
+        assert there[1].melds == here[1].melds
+        seen["asked"] += 1
+        return there
+
+    monkeypatch.setattr(table, "_keep_greedy", both)
+    play = best_play(rules, table_melds, parse_cards("8H 8H JK"))
+    assert seen["asked"] == 1
+    assert play.count == 3 and play.kept == 3
+    assert "[9C 9D 9S]" in [str(m) for m in play.table]
 
 
 def test_a_play_that_outgrows_the_compiled_loops_arrays_is_repaired_in_python(
