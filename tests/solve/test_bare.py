@@ -16,18 +16,28 @@ import pytest
 
 from helpers import manipulation_rules
 from helpers.positions import random_table
+from openrummy.cards import parse_cards
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.solve import _keep, best_play, can_arrange, table
 from openrummy.solve._fast import (
+    _ABORT,
+    _MCN,
     _STATES,
+    _TOP,
     BareSearch,
+    FastSearch,
+    _ask,
     _bare_tables,
     _frame,
+    _pin_mode,
     _prepare,
+    _set_table,
+    _side_counts,
+    bare_memos,
     unframed,
 )
-from openrummy.solve._problem import HIGH, LOW, OPEN_NONE, WRAP, CoreResult, _set_parts
+from openrummy.solve._problem import HIGH, LOW, NEG, OPEN_NONE, WRAP, CoreResult, _set_parts
 from openrummy.solve.settings import DEFAULT_SETTINGS
 from openrummy.solve.table import _counts, _norm_card, _Solver, _windows
 
@@ -180,6 +190,35 @@ def test_sets_are_cut_as_set_parts_cuts_them(min_nat: int, set_max: int) -> None
             assert got == list(want), (vec, k)
 
 
+def test_a_repair_that_frees_a_joker_asks_with_the_melds_next_to_the_old_melds_ranks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A repair's second round adds the melds with a card next to a card the giving melds
+    leave over, and, when they leave a joker over, those next to the old meld's own ranks:
+    the set [9C 9D 9S] given up with a joker (8H 8H JK placed on four runs [5H 6H 7H])
+    stays, the joker on a run ending at the 8, in the compiled loop and in Python alike."""
+    rules = manipulation_rules("robbers", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
+    table_melds = [Meld.parse("[5H 6H 7H]")] * 4 + [Meld.parse("[9C 9D 9S]")]
+    real = table._keep_greedy
+    seen = Counter[str]()
+
+    def both(
+        solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
+    ) -> tuple[list[int], CoreResult]:
+        here = real(solver, melds, found, whole=False)
+        there = real(solver, melds, found, whole=True)
+        assert there[0] == here[0]
+        assert there[1].melds == here[1].melds
+        seen["asked"] += 1
+        return there
+
+    monkeypatch.setattr(table, "_keep_greedy", both)
+    play = best_play(rules, table_melds, parse_cards("8H 8H JK"))
+    assert seen["asked"] == 1
+    assert play.count == 3 and play.kept == 3
+    assert "[9C 9D 9S]" in [str(m) for m in play.table]
+
+
 def test_a_play_that_outgrows_the_compiled_loops_arrays_is_repaired_in_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -244,6 +283,68 @@ def test_both_sides_of_the_race_answer_with_valid_melds() -> None:
         laid = Counter(it.card for m in melds for it in m.items)
         assert laid == Counter(_norm_card(c, rules.tiles) for c in cards)
     assert sides[0] >= 10 and sides[1] >= 5, sides
+
+
+def _ask_from(bare: BareSearch, t: list[list[int]], tj: int, side: int, cut: int) -> bool:
+    """A wrap-around question asked as one side of ``_fast._bare``'s race does, read from
+    rank index ``cut`` (up for side 0, down for side 1), without a budget."""
+    spec = bare.s
+    L = spec.min_len
+    M = spec.min_nat if tj > L - spec.min_nat else 0
+    setj = _set_table(max(max(map(max, t)), 4), max(tj, 6), spec.min_nat, spec.set_max)
+    prm = np.array(
+        (
+            *(L, M, tj, tj, bare.jw, 1 << 40, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+            *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
+        ),
+        np.int64,
+    )
+    moves = FastSearch._shared_moves((L, M, spec.ace))
+    prm[_TOP] = moves.top
+    prm[_MCN] = moves.count
+    cnt = _side_counts(np.array(t, np.int64), side, cut, False)
+    nxta, scap, suffix, ubj, _most = _bare_tables(cnt, tj, L, spec.set_max, True)
+    tk, tv, ts = bare_memos()[:3]
+    lo, _hi, tk, tv, ts, moves.mcache = _ask(
+        0, cnt, bare.wt, nxta, scap, suffix, ubj, setj, prm, tk, tv, ts, moves.mcache,
+        moves.mstore,
+    )  # fmt: skip
+    moves.top = int(prm[_TOP])
+    moves.count = int(prm[_MCN])
+    assert not prm[_ABORT]
+    return bool(lo >= 0)
+
+
+def test_a_wrap_around_question_has_one_answer_from_every_seam() -> None:
+    """With wrap-around aces a question's search may read the ranks from any rank, up or
+    down (runs across the seam are its debts): ``_fast._bare`` picks the seam with the
+    fewest cards on either side, and every one of the 26 ways gives the answer of the
+    general search (four decks, six jokers: runs of several copies across the seam)."""
+    rules = manipulation_rules("robbers_s003", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
+    solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
+    spec = solver.spec
+    bare = BareSearch(
+        spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
+    )
+    rng = random.Random("seams")
+    answers = Counter[bool]()
+    for _ in range(18):
+        pool = ManipulationGame.full_deck(rules)
+        rng.shuffle(pool)
+        cards = [c for m in random_table(rng, rules, pool, rng.randint(8, 24)) for c in m.cards]
+        if rng.random() < 0.6 and cards:
+            cards.remove(rng.choice(cards))
+        if rng.random() < 0.5:
+            cards.append(pool[0])
+        t, tj = _counts(cards)
+        if not bare.fits(t, tj):
+            continue
+        want = can_arrange(rules, cards)
+        answers[want] += 1
+        for side in (0, 1):
+            for cut in range(13):
+                assert _ask_from(bare, t, tj, side, cut) == want, (side, cut, t, tj)
+    assert answers[True] >= 4 and answers[False] >= 4, answers
 
 
 @pytest.mark.parametrize("ace", [LOW, HIGH, WRAP])

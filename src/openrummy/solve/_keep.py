@@ -774,15 +774,18 @@ def _repairs(
                     is_chosen[chosen[x]] = False
                 continue  # the play holds meld i's cards elsewhere (as a joker's role)
             if wide:
+                # the ranks next to the cards the chosen melds leave over (beside meld i's
+                # own), and meld i's own ranks (with jokers left over, the ranks next to
+                # them)
                 near[:] = False
-                for x in range(nch):
-                    k = chosen[x]
-                    for y in range(p_n[k]):
-                        if not p_items[k, y, 2]:
-                            r = p_items[k, y, 1] - 1
+                for r in range(13):
+                    for s in range(4):
+                        if t[s, r] > ocnt[i, s, r] or (tj > 0 and ocnt[i, s, r]):
                             near[(r + 12) % 13] = True
                             near[r] = True
                             near[(r + 1) % 13] = True
+                        elif ocnt[i, s, r]:
+                            near[r] = True
                 for k in range(top[0]):
                     if not p_alive[k] or p_tag[k] or is_chosen[k]:
                         continue

@@ -1511,9 +1511,9 @@ def _keep_greedy(
     does not hold is *repaired*: the fewest melds of the play that hold its cards give them
     up, and the rest of their cards is arranged again (a question to the search without a
     hand: every card placed, no choice of what to place); if that fails, the melds with a
-    card of a rank next to theirs join in. The hand cards placed never change, so every
-    play on the way is optimal. A question over ``settings.keep_budget`` states counts as
-    "no".
+    card of one of its own ranks, or of a rank next to a card those melds leave over, join
+    in. The hand cards placed never change, so every play on the way is optimal. A
+    question over ``settings.keep_budget`` states counts as "no".
 
     With the compiled core loaded, the whole loop runs in one compiled call
     (``_keep.Keeper``, the same decisions) when every question fits it; ``whole=False``
@@ -1667,8 +1667,9 @@ def _keep_greedy(
 
     def repair(i: int, wide: bool) -> None:
         """Keep meld ``i`` if the melds of ``play`` that hold its cards (with ``wide``,
-        also those with a card of a rank next to theirs) can give them up: the rest of
-        their cards, every one placed, in valid melds."""
+        also those with a card of one of its ranks or of a rank next to a card the giving
+        melds leave over) can give them up: the rest of their cards, every one placed, in
+        valid melds."""
         mt, mj = cards[i]
         mine = cells[i]
         # only melds holding one of its cells (or jokers, if it has some) can give them
@@ -1698,7 +1699,13 @@ def _keep_greedy(
         if tj < 0 or any(t[s][r] < mt[s][r] for s, r in mine):
             return  # the play holds meld i's cards elsewhere (as a joker's role)
         if wide:
-            near = {(r + d) % 13 for k in chosen for _s, r in nats[k] for d in (-1, 0, 1)}
+            # the ranks next to the cards the giving melds have left over (beside meld i's
+            # own), and meld i's own ranks (with jokers left over, the ranks next to them)
+            d = (-1, 0, 1) if tj > 0 else (0,)
+            near = {(r + x) % 13 for _s, r in mine for x in d}
+            for s, r in {c for k in chosen for c in nats[k]}:
+                if t[s][r] > mt[s][r]:
+                    near.update(((r + 12) % 13, r, (r + 1) % 13))
             more: set[int] = set()
             for r in near:
                 more.update(by_rank[r])
