@@ -723,6 +723,22 @@ def mirrored(prob: CoreProblem) -> CoreProblem:
     return replace(prob, table=rev(prob.table), hand=rev(prob.hand), weight=rev(prob.weight))
 
 
+def mirrored_high(prob: CoreProblem) -> CoreProblem:
+    """The problem with the ace kept and the ranks 2..K reversed (rank r becomes 15 - r):
+    with high-or-low aces runs map to runs (A-2-3 to Q-K-A and back; K-A-2 is no run
+    either way) and sets to sets, so the optimum is the same."""
+
+    def rev(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(row[(13 - m) % 13] for m in range(13)) for row in rows)
+
+    return replace(prob, table=rev(prob.table), hand=rev(prob.hand), weight=rev(prob.weight))
+
+
+_SAME, _MIRROR, _HIGH_MIRROR = 0, 1, 2
+"""How a raced search's ranks relate to the position's: the same, reversed
+(:func:`mirrored`), or reversed with the ace kept (:func:`mirrored_high`)."""
+
+
 class _Race:
     """Searches of one position in different rank orders, asked in turns.
 
@@ -737,19 +753,19 @@ class _Race:
     ``step`` states (``SolverSettings.race_step``), so easy questions pay nothing; the
     search that answered goes first next time.
 
-    ``others`` make the other searches, each with whether its ranks are reversed (its
-    melds are turned back).
+    ``others`` make the other searches, each with how its ranks relate to the position's
+    (``_SAME``, ``_MIRROR``, ``_HIGH_MIRROR``: its melds are turned back).
     """
 
     def __init__(
         self,
         first: Prover,
-        others: Sequence[tuple[Callable[[], Prover], bool]],
+        others: Sequence[tuple[Callable[[], Prover], int]],
         budget: int,
         step: int,
     ) -> None:
         self.provers: list[Prover] = [first]
-        self.reversed: list[bool] = [False]
+        self.reversed: list[int] = [_SAME]
         self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
@@ -818,10 +834,20 @@ class _Race:
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
         got = self.provers[i].melds()
-        if not self.reversed[i]:
+        kind = self.reversed[i]
+        if kind == _SAME:
             return got
+        if kind == _HIGH_MIRROR:
+            # :func:`mirrored_high`: the ace stays, rank r of 2..K was 15 - r
+            def back(r: int) -> int:
+                return (14 - r) % 13 + 1
+        else:
+
+            def back(r: int) -> int:
+                return 14 - r
+
         return [
-            (is_run, [(s, 14 - r, joker, tag) for s, r, joker, tag in reversed(items)])
+            (is_run, [(s, back(r), joker, tag) for s, r, joker, tag in reversed(items)])
             for is_run, items in got
         ]
 
@@ -836,23 +862,33 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
         if _fast.eligible(prob, spec):
             # its states cost about a twentieth: the same budget in time, not in states
             fast = min(budget * settings.compiled_state_factor, 1 << 62)
-            first = _fast.FastSearch(prob, spec, fast, settings)
-            if not settings.race or spec.ace == HIGH:
-                # high-or-low aces are not symmetric (Q-K-A is a run, its mirror K-A-2 not)
+            # wrap-around aces: the cycle may be cut at any rank, and where it is cut
+            # matters as much as the direction (_fast.cuts); the mirror of a cut at rank
+            # index c starts at 13 - c. The cut at the rank with the fewest cards first:
+            # on the variant benchmark's wrap-around positions it was the cheaper one more
+            # often than the cut at the A
+            order = _fast.cuts(prob)[::-1] if spec.ace == WRAP else [0]
+            first = _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
+            if not settings.race:
                 return first
+            if spec.ace == HIGH:
+                # high-or-low aces: Q-K-A is a run and its mirror K-A-2 is not, but with
+                # the ace kept where it is and 2..K reversed runs map to runs
+                def high() -> Prover:
+                    return _fast.FastSearch(mirrored_high(prob), spec, fast, settings)
+
+                return _Race(first, [(high, _HIGH_MIRROR)], fast, settings.race_step)
             back = mirrored(prob)
 
             def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
                 return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
 
-            others: list[tuple[Callable[[], Prover], bool]] = [(search(back, 0), True)]
-            if spec.ace == WRAP:
-                # wrap-around aces: the cycle may be cut at any rank, and where it is cut
-                # matters as much as the direction (_fast.cuts); the mirror of a cut at
-                # rank index c starts at 13 - c
-                for cut in _fast.cuts(prob)[1:]:
-                    others.append((search(prob, cut), False))
-                    others.append((search(back, (13 - cut) % 13), True))
+            others: list[tuple[Callable[[], Prover], int]] = [
+                (search(back, (13 - order[0]) % 13), _MIRROR)
+            ]
+            for cut in order[1:]:
+                others.append((search(prob, cut), _SAME))
+                others.append((search(back, (13 - cut) % 13), _MIRROR))
             return _Race(first, others, fast, settings.race_step)
     return _Prover(prob, spec, budget, settings)
 
