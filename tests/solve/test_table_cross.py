@@ -350,6 +350,33 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
     assert high_mirrored_melds >= 3
 
 
+def test_the_race_reads_downwards_first_when_the_hand_cards_needing_jokers_lie_late(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With aces low the race starts with the mirrored search when the hand cards whose
+    cheapest meld needs jokers lie above the middle rank (``_dp._late_need``), else with
+    the search upwards; either way the optimum is the one-way search's and the play legal."""
+    problems = _record_compiled_problems(monkeypatch)
+    rules = manipulation_rules("robbers")
+    table = [Meld.parse("[4S 5S 6S]"), Meld.parse("[JK 8H 9H]"), Meld.parse("[7C 7D 7H]")]
+    seen = set()
+    for hand, late in (("KD KC 3S", True), ("2C 2D 10H", False), ("KD KC 2C 2H", True)):
+        cards = [Card.parse(c) for c in hand.split()]
+        problems.clear()
+        play = best_play(rules, table, cards, keep_melds=False)
+        check_play(rules, table, cards, play, opened=True)
+        (prob, spec) = problems[0]
+        assert (dp_module._late_need(prob, spec) > 0) == late, hand
+        race = dp_module._prover(prob, spec, 1 << 30, DEFAULT_SETTINGS)
+        assert isinstance(race, dp_module._Race)
+        kind = dp_module._MIRROR if late else dp_module._SAME
+        assert race.reversed[0] == kind
+        seen.add(kind)
+        one_way = solve_core(prob, spec, settings=SolverSettings(race=False))
+        assert solve_core(prob, spec).score == one_way.score
+    assert seen == {dp_module._MIRROR, dp_module._SAME}
+
+
 def test_a_search_that_fills_the_shared_move_store_goes_on_in_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

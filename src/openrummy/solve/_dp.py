@@ -754,7 +754,8 @@ class _Race:
     search that answered goes first next time.
 
     ``others`` make the other searches, each with how its ranks relate to the position's
-    (``_SAME``, ``_MIRROR``, ``_HIGH_MIRROR``: its melds are turned back).
+    (``_SAME``, ``_MIRROR``, ``_HIGH_MIRROR``: its melds are turned back); ``first_kind``
+    is the first search's.
     """
 
     def __init__(
@@ -763,9 +764,10 @@ class _Race:
         others: Sequence[tuple[Callable[[], Prover], int]],
         budget: int,
         step: int,
+        first_kind: int = _SAME,
     ) -> None:
         self.provers: list[Prover] = [first]
-        self.reversed: list[int] = [_SAME]
+        self.reversed: list[int] = [first_kind]
         self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
@@ -852,6 +854,41 @@ class _Race:
         ]
 
 
+def _late_need(prob: CoreProblem, spec: CoreSpec) -> int:
+    """Whether the hand cards that need jokers lie late in the ranks (> 0) or early (< 0).
+
+    Per hand card (each cell once), the jokers its cheapest meld needs, with every natural
+    of the position available (a set: 3 minus the suits present at its rank; a run: the
+    ranks of a window of ``min_len`` through it with no natural of its suit), times its
+    rank's distance from the middle (rank index 6). A proof is cheap when the cards that
+    cannot all be placed are met early, and these are the usual suspects: the race reads
+    the ranks downwards first when the sum is positive."""
+    L = spec.min_len
+    full = (1 << L) - 1
+    bits = [0, 0, 0, 0]
+    for s in range(4):
+        b = 0
+        for r, (x, y) in enumerate(zip(prob.table[s], prob.hand[s], strict=True)):
+            if x or y:
+                b |= 1 << r
+        bits[s] = b
+    score = 0
+    for s in range(4):
+        for r, h in enumerate(prob.hand[s]):
+            if not h:
+                continue
+            suits = (
+                (bits[0] >> r & 1) + (bits[1] >> r & 1) + (bits[2] >> r & 1) + (bits[3] >> r & 1)
+            )
+            need = 3 - suits
+            if need <= 0:
+                continue
+            for a in range(max(0, r - L + 1), min(r, 13 - L) + 1):
+                need = min(need, L - (bits[s] >> a & full).bit_count())
+            score += need * (r - 6)
+    return score
+
+
 def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSettings) -> Prover:
     if settings.compiled and compiled_available():
         # imported here, not at the top: numba loads in about half a second, and a process
@@ -868,21 +905,26 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
             # on the variant benchmark's wrap-around positions it was the cheaper one more
             # often than the cut at the A
             order = _fast.cuts(prob)[::-1] if spec.ace == WRAP else [0]
-            first = _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
             if not settings.race:
-                return first
+                return _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
             if spec.ace == HIGH:
                 # high-or-low aces: Q-K-A is a run and its mirror K-A-2 is not, but with
                 # the ace kept where it is and 2..K reversed runs map to runs
                 def high() -> Prover:
                     return _fast.FastSearch(mirrored_high(prob), spec, fast, settings)
 
-                return _Race(first, [(high, _HIGH_MIRROR)], fast, settings.race_step)
+                up = _fast.FastSearch(prob, spec, fast, settings)
+                return _Race(up, [(high, _HIGH_MIRROR)], fast, settings.race_step)
             back = mirrored(prob)
 
             def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
                 return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
 
+            if spec.ace == LOW and _late_need(prob, spec) > 0:
+                # the hand cards that need jokers lie late: the ranks downwards first
+                down = _fast.FastSearch(back, spec, fast, settings)
+                return _Race(down, [(search(prob, 0), _SAME)], fast, settings.race_step, _MIRROR)
+            first = _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
             others: list[tuple[Callable[[], Prover], int]] = [
                 (search(back, (13 - order[0]) % 13), _MIRROR)
             ]
