@@ -862,7 +862,9 @@ def _late_need(prob: CoreProblem, spec: CoreSpec) -> int:
     ranks of a window of ``min_len`` through it with no natural of its suit), times its
     rank's distance from the middle (rank index 6). A proof is cheap when the cards that
     cannot all be placed are met early, and these are the usual suspects: the race reads
-    the ranks downwards first when the sum is positive."""
+    the ranks downwards first when the sum is positive (with wrap-around aces, of the
+    problem rotated to the race's first cut; its windows then stop at the ends, which
+    only makes this guess rougher)."""
     L = spec.min_len
     full = (1 << L) - 1
     bits = [0, 0, 0, 0]
@@ -920,18 +922,20 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
             def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
                 return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
 
-            if spec.ace == LOW and _late_need(prob, spec) > 0:
-                # the hand cards that need jokers lie late: the ranks downwards first
-                down = _fast.FastSearch(back, spec, fast, settings)
-                return _Race(down, [(search(prob, 0), _SAME)], fast, settings.race_step, _MIRROR)
-            first = _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
-            others: list[tuple[Callable[[], Prover], int]] = [
-                (search(back, (13 - order[0]) % 13), _MIRROR)
-            ]
+            # the first cut read up, then down (or down, then up when the hand cards that
+            # need jokers lie late in its order: _late_need), then the other cuts
+            c = order[0]
+            up_c = (search(prob, c), _SAME)
+            down_c = (search(back, (13 - c) % 13), _MIRROR)
+            if _late_need(_fast._rotated(prob, c) if c else prob, spec) > 0:
+                up_c, down_c = down_c, up_c
+            make, first_kind = up_c
+            first = make()
+            others: list[tuple[Callable[[], Prover], int]] = [down_c]
             for cut in order[1:]:
                 others.append((search(prob, cut), _SAME))
                 others.append((search(back, (13 - cut) % 13), _MIRROR))
-            return _Race(first, others, fast, settings.race_step)
+            return _Race(first, others, fast, settings.race_step, first_kind)
     return _Prover(prob, spec, budget, settings)
 
 
