@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import product
 from typing import Any, NoReturn
 
@@ -867,28 +868,30 @@ def _late_need(prob: CoreProblem, spec: CoreSpec) -> int:
     only makes this guess rougher)."""
     L = spec.min_len
     full = (1 << L) - 1
-    bits = [0, 0, 0, 0]
-    for s in range(4):
-        b = 0
-        for r, (x, y) in enumerate(zip(prob.table[s], prob.hand[s], strict=True)):
-            if x or y:
-                b |= 1 << r
-        bits[s] = b
+    b0, b1, b2, b3 = bits = [_present(t, h) for t, h in zip(prob.table, prob.hand, strict=True)]
     score = 0
-    for s in range(4):
-        for r, h in enumerate(prob.hand[s]):
-            if not h:
-                continue
-            suits = (
-                (bits[0] >> r & 1) + (bits[1] >> r & 1) + (bits[2] >> r & 1) + (bits[3] >> r & 1)
-            )
-            need = 3 - suits
+    for s, row in enumerate(prob.hand):
+        b = bits[s]
+        for r in _held(row):
+            need = 3 - ((b0 >> r & 1) + (b1 >> r & 1) + (b2 >> r & 1) + (b3 >> r & 1))
             if need <= 0:
                 continue
             for a in range(max(0, r - L + 1), min(r, 13 - L) + 1):
-                need = min(need, L - (bits[s] >> a & full).bit_count())
+                need = min(need, L - (b >> a & full).bit_count())
             score += need * (r - 6)
     return score
+
+
+@lru_cache(maxsize=4096)
+def _present(table: tuple[int, ...], hand: tuple[int, ...]) -> int:
+    """The ranks of a suit with a natural in the table or the hand, as a bit mask."""
+    return sum(1 << r for r, (x, y) in enumerate(zip(table, hand, strict=True)) if x or y)
+
+
+@lru_cache(maxsize=4096)
+def _held(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks of a suit the hand holds."""
+    return tuple(r for r, n in enumerate(hand) if n)
 
 
 def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSettings) -> Prover:
