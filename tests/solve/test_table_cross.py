@@ -306,18 +306,21 @@ def _record_compiled_problems(
 
 def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled search read from rank 1 up, the same search on the mirrored problem
-    (ranks reversed), and the race between them give the same optimum; when the mirrored
-    search answers, its melds are turned back (checked by the commit rules)."""
+    (ranks reversed; with high-or-low aces 2..K reversed and the ace kept), and the race
+    between them give the same optimum; when the mirrored search answers, its melds are
+    turned back (checked by the commit rules)."""
     problems = _record_compiled_problems(monkeypatch)
     mirrored_melds = 0
+    high_mirrored_melds = 0
     real_melds = dp_module._Race.melds
 
     def melds_spy(self):  # type: ignore[no-untyped-def]
-        nonlocal mirrored_melds
+        nonlocal mirrored_melds, high_mirrored_melds
         got = real_melds(self)
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
-        mirrored_melds += self.reversed[i]
+        mirrored_melds += self.reversed[i] != dp_module._SAME
+        high_mirrored_melds += self.reversed[i] == dp_module._HIGH_MIRROR
         return got
 
     monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
@@ -332,16 +335,46 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         )
         check_play(p.rules, p.table, p.hand, play, opened=p.opened)
         for prob, spec in problems:
-            if spec.ace == problem_module.HIGH:
-                continue  # not symmetric (Q-K-A is a run, K-A-2 not): never raced
+            # high-or-low aces: Q-K-A is a run and K-A-2 not, so the ace stays where it is
+            mirror = (
+                dp_module.mirrored_high if spec.ace == problem_module.HIGH else dp_module.mirrored
+            )
             up = dp_module.solve_core(prob, spec, want_melds=False, settings=one_way).score
             down = dp_module.solve_core(
-                dp_module.mirrored(prob), spec, want_melds=False, settings=one_way
+                mirror(prob), spec, want_melds=False, settings=one_way
             ).score
             assert up == down, p.label
             checked += 1
     assert checked >= 60
     assert mirrored_melds >= 10
+    assert high_mirrored_melds >= 3
+
+
+def test_the_race_reads_downwards_first_when_the_hand_cards_needing_jokers_lie_late(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With aces low the race starts with the mirrored search when the hand cards whose
+    cheapest meld needs jokers lie above the middle rank (``_dp._late_need``), else with
+    the search upwards; either way the optimum is the one-way search's and the play legal."""
+    problems = _record_compiled_problems(monkeypatch)
+    rules = manipulation_rules("robbers")
+    table = [Meld.parse("[4S 5S 6S]"), Meld.parse("[JK 8H 9H]"), Meld.parse("[7C 7D 7H]")]
+    seen = set()
+    for hand, late in (("KD KC 3S", True), ("2C 2D 10H", False), ("KD KC 2C 2H", True)):
+        cards = [Card.parse(c) for c in hand.split()]
+        problems.clear()
+        play = best_play(rules, table, cards, keep_melds=False)
+        check_play(rules, table, cards, play, opened=True)
+        (prob, spec) = problems[0]
+        assert (dp_module._late_need(prob, spec) > 0) == late, hand
+        race = dp_module._prover(prob, spec, 1 << 30, DEFAULT_SETTINGS)
+        assert isinstance(race, dp_module._Race)
+        kind = dp_module._MIRROR if late else dp_module._SAME
+        assert race.reversed[0] == kind
+        seen.add(kind)
+        one_way = solve_core(prob, spec, settings=SolverSettings(race=False))
+        assert solve_core(prob, spec).score == one_way.score
+    assert seen == {dp_module._MIRROR, dp_module._SAME}
 
 
 def test_a_search_that_fills_the_shared_move_store_goes_on_in_its_own(

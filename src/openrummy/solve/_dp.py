@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import product
 from typing import Any, NoReturn
 
@@ -723,6 +724,22 @@ def mirrored(prob: CoreProblem) -> CoreProblem:
     return replace(prob, table=rev(prob.table), hand=rev(prob.hand), weight=rev(prob.weight))
 
 
+def mirrored_high(prob: CoreProblem) -> CoreProblem:
+    """The problem with the ace kept and the ranks 2..K reversed (rank r becomes 15 - r):
+    with high-or-low aces runs map to runs (A-2-3 to Q-K-A and back; K-A-2 is no run
+    either way) and sets to sets, so the optimum is the same."""
+
+    def rev(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(row[(13 - m) % 13] for m in range(13)) for row in rows)
+
+    return replace(prob, table=rev(prob.table), hand=rev(prob.hand), weight=rev(prob.weight))
+
+
+_SAME, _MIRROR, _HIGH_MIRROR = 0, 1, 2
+"""How a raced search's ranks relate to the position's: the same, reversed
+(:func:`mirrored`), or reversed with the ace kept (:func:`mirrored_high`)."""
+
+
 class _Race:
     """Searches of one position in different rank orders, asked in turns.
 
@@ -737,19 +754,21 @@ class _Race:
     ``step`` states (``SolverSettings.race_step``), so easy questions pay nothing; the
     search that answered goes first next time.
 
-    ``others`` make the other searches, each with whether its ranks are reversed (its
-    melds are turned back).
+    ``others`` make the other searches, each with how its ranks relate to the position's
+    (``_SAME``, ``_MIRROR``, ``_HIGH_MIRROR``: its melds are turned back); ``first_kind``
+    is the first search's.
     """
 
     def __init__(
         self,
         first: Prover,
-        others: Sequence[tuple[Callable[[], Prover], bool]],
+        others: Sequence[tuple[Callable[[], Prover], int]],
         budget: int,
         step: int,
+        first_kind: int = _SAME,
     ) -> None:
         self.provers: list[Prover] = [first]
-        self.reversed: list[bool] = [False]
+        self.reversed: list[int] = [first_kind]
         self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
@@ -818,12 +837,61 @@ class _Race:
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
         got = self.provers[i].melds()
-        if not self.reversed[i]:
+        kind = self.reversed[i]
+        if kind == _SAME:
             return got
+        if kind == _HIGH_MIRROR:
+            # :func:`mirrored_high`: the ace stays, rank r of 2..K was 15 - r
+            def back(r: int) -> int:
+                return (14 - r) % 13 + 1
+        else:
+
+            def back(r: int) -> int:
+                return 14 - r
+
         return [
-            (is_run, [(s, 14 - r, joker, tag) for s, r, joker, tag in reversed(items)])
+            (is_run, [(s, back(r), joker, tag) for s, r, joker, tag in reversed(items)])
             for is_run, items in got
         ]
+
+
+def _late_need(prob: CoreProblem, spec: CoreSpec) -> int:
+    """Whether the hand cards that need jokers lie late in the ranks (> 0) or early (< 0).
+
+    Per hand card (each cell once), the jokers its cheapest meld needs, with every natural
+    of the position available (a set: 3 minus the suits present at its rank; a run: the
+    ranks of a window of ``min_len`` through it with no natural of its suit), times its
+    rank's distance from the middle (rank index 6). A proof is cheap when the cards that
+    cannot all be placed are met early, and these are the usual suspects: the race reads
+    the ranks downwards first when the sum is positive (with wrap-around aces, of the
+    problem rotated to the race's first cut; its windows then stop at the ends, which
+    only makes this guess rougher)."""
+    L = spec.min_len
+    full = (1 << L) - 1
+    b0, b1, b2, b3 = bits = [_present(t, h) for t, h in zip(prob.table, prob.hand, strict=True)]
+    score = 0
+    for s, row in enumerate(prob.hand):
+        b = bits[s]
+        for r in _held(row):
+            need = 3 - ((b0 >> r & 1) + (b1 >> r & 1) + (b2 >> r & 1) + (b3 >> r & 1))
+            if need <= 0:
+                continue
+            for a in range(max(0, r - L + 1), min(r, 13 - L) + 1):
+                need = min(need, L - (b >> a & full).bit_count())
+            score += need * (r - 6)
+    return score
+
+
+@lru_cache(maxsize=4096)
+def _present(table: tuple[int, ...], hand: tuple[int, ...]) -> int:
+    """The ranks of a suit with a natural in the table or the hand, as a bit mask."""
+    return sum(1 << r for r, (x, y) in enumerate(zip(table, hand, strict=True)) if x or y)
+
+
+@lru_cache(maxsize=4096)
+def _held(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks of a suit the hand holds."""
+    return tuple(r for r, n in enumerate(hand) if n)
 
 
 def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSettings) -> Prover:
@@ -836,24 +904,41 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
         if _fast.eligible(prob, spec):
             # its states cost about a twentieth: the same budget in time, not in states
             fast = min(budget * settings.compiled_state_factor, 1 << 62)
-            first = _fast.FastSearch(prob, spec, fast, settings)
-            if not settings.race or spec.ace == HIGH:
-                # high-or-low aces are not symmetric (Q-K-A is a run, its mirror K-A-2 not)
-                return first
+            # wrap-around aces: the cycle may be cut at any rank, and where it is cut
+            # matters as much as the direction (_fast.cuts); the mirror of a cut at rank
+            # index c starts at 13 - c. The cut at the rank with the fewest cards first:
+            # on the variant benchmark's wrap-around positions it was the cheaper one more
+            # often than the cut at the A
+            order = _fast.cuts(prob)[::-1] if spec.ace == WRAP else [0]
+            if not settings.race:
+                return _fast.FastSearch(prob, spec, fast, settings, cut=order[0])
+            if spec.ace == HIGH:
+                # high-or-low aces: Q-K-A is a run and its mirror K-A-2 is not, but with
+                # the ace kept where it is and 2..K reversed runs map to runs
+                def high() -> Prover:
+                    return _fast.FastSearch(mirrored_high(prob), spec, fast, settings)
+
+                up = _fast.FastSearch(prob, spec, fast, settings)
+                return _Race(up, [(high, _HIGH_MIRROR)], fast, settings.race_step)
             back = mirrored(prob)
 
             def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
                 return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
 
-            others: list[tuple[Callable[[], Prover], bool]] = [(search(back, 0), True)]
-            if spec.ace == WRAP:
-                # wrap-around aces: the cycle may be cut at any rank, and where it is cut
-                # matters as much as the direction (_fast.cuts); the mirror of a cut at
-                # rank index c starts at 13 - c
-                for cut in _fast.cuts(prob)[1:]:
-                    others.append((search(prob, cut), False))
-                    others.append((search(back, (13 - cut) % 13), True))
-            return _Race(first, others, fast, settings.race_step)
+            # the first cut read up, then down (or down, then up when the hand cards that
+            # need jokers lie late in its order: _late_need), then the other cuts
+            c = order[0]
+            up_c = (search(prob, c), _SAME)
+            down_c = (search(back, (13 - c) % 13), _MIRROR)
+            if _late_need(_fast._rotated(prob, c) if c else prob, spec) > 0:
+                up_c, down_c = down_c, up_c
+            make, first_kind = up_c
+            first = make()
+            others: list[tuple[Callable[[], Prover], int]] = [down_c]
+            for cut in order[1:]:
+                others.append((search(prob, cut), _SAME))
+                others.append((search(back, (13 - cut) % 13), _MIRROR))
+            return _Race(first, others, fast, settings.race_step, first_kind)
     return _Prover(prob, spec, budget, settings)
 
 

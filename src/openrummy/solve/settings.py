@@ -41,7 +41,9 @@ class SolverSettings:
 
     race: bool = True
     """Race the compiled search against the same search of the mirrored problem (ranks
-    reversed), asking each question of both in turns; False asks one direction only."""
+    reversed; with high-or-low aces 2..K reversed and the ace kept), and with wrap-around
+    aces against searches cutting the cycle at another rank, asking each question of all
+    of them in turns; False asks one direction only."""
 
     race_step: int = 1_000
     """States the first search of a race may visit before the mirrored search starts; each

@@ -483,8 +483,9 @@ def _read_table(
     return melds, facts
 
 
-_ROUND_BUDGET = 100
-"""States (Python-core units) the search may spend on the rest of a rounded relaxation."""
+_ROUND_BUDGET = 200
+"""States (Python-core units) the search may spend on the rest of a rounded relaxation
+(the compiled core's race: 3,200, so that the second of its searches gets a full turn)."""
 
 
 def lp_bound(prob: CoreProblem, spec: CoreSpec) -> tuple[int | None, CoreResult | None]:
