@@ -1813,27 +1813,37 @@ def _melds_from(
     path = _path(tk, tv, ts, mstore, 13)
     items, sets, debt, is_open = _runs_of(path, mstore, L, M)
     Item = tuple[int, int, bool, bool]
-    runs: dict[int, list[Item]] = {}
-    for run, suit, rank, joker in items.tolist():
-        runs.setdefault(run, []).append((suit, rank, bool(joker), False))
     melds: list[tuple[bool, list[Item]]] = []
     # runs open after the K (leaving) and debts, per suit, to be joined over the corner
     leaving: list[list[list[Item]]] = [[], [], [], []]
     debts: list[list[list[Item]]] = [[], [], [], []]
-    for run, its in runs.items():
-        if debt[run]:
-            debts[its[0][0]].append(its)
-        elif is_open[run] and spec.ace != LOW:
-            leaving[its[0][0]].append(its)
-        else:
-            melds.append((True, its))
+    owed = debt.tolist()
+    still_open = is_open.tolist() if spec.ace != LOW else [0] * len(owed)
+    # the rows come grouped by run, the runs in the order of their ids
+    its: list[Item] = []
+    last = -1
+    for run, suit, rank, joker in items.tolist():
+        if run != last:
+            last = run
+            its = []
+            if owed[run]:
+                debts[suit].append(its)
+            elif still_open[run]:
+                leaving[suit].append(its)
+            else:
+                melds.append((True, its))
+        its.append((suit, rank, joker == 1, False))
     for s in range(4):
         joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
         for its in joined:
-            melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
-    for r, row in enumerate(sets.tolist()):
-        if any(row):
-            melds.extend(set_melds(tuple(row[:4]), row[4], r, False, spec.min_nat, spec.set_max))
+            if len(its) <= 13:
+                melds.append((True, its))
+            else:
+                melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+    min_nat, set_max = spec.min_nat, spec.set_max
+    for r, (n0, n1, n2, n3, k) in enumerate(sets.tolist()):
+        if n0 or n1 or n2 or n3 or k:
+            melds.extend(set_melds((n0, n1, n2, n3), k, r, False, min_nat, set_max))
     return melds
 
 

@@ -9,9 +9,11 @@ the three import it and each other in one direction only (``_dp`` may load ``_fa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from typing import Protocol
+from functools import cache
+from operator import itemgetter
+from typing import Any, Protocol
 
 __all__ = [
     "HIGH",
@@ -93,20 +95,40 @@ class CoreResult:
 # -- sets ------------------------------------------------------------------------------
 
 
+def _set_choices(present: int) -> tuple[tuple[tuple[int, ...], int, int, int, int], ...]:
+    """The naturals a set may take when the suits of bit mask ``present`` have some: one of
+    the first present suit and any of the others (in :func:`_set_parts`' order, the
+    others' subsets by increasing mask), each as (suits, copies taken of suits 0..3)."""
+    present_suits = [s for s in range(4) if present >> s & 1]
+    first, others = present_suits[0], present_suits[1:]
+    out = []
+    for mask in range(1 << len(others)):
+        suits = (first, *(others[i] for i in range(len(others)) if mask >> i & 1))
+        d = [1 if s in suits else 0 for s in range(4)]
+        out.append((suits, d[0], d[1], d[2], d[3]))
+    return tuple(out)
+
+
+_SET_CHOICES = (None, *(_set_choices(present) for present in range(1, 16)))
+
+
 @cache
 def _set_parts(
     n: tuple[int, ...], k: int, min_nat: int, set_max: int
 ) -> tuple[tuple[tuple[int, ...], int], ...] | None:
-    """One way to cut ``n[s]`` naturals of suit s plus exactly ``k`` jokers into sets.
+    """One way to cut ``n[s]`` naturals of suit s (four suits) plus exactly ``k`` jokers
+    into sets.
 
     Returns a tuple of (suits of the naturals, jokers) per set, or None. Every natural
     must be in some set, so the set holding one copy of the first suit present is chosen
-    first; the rest is the same problem, smaller.
+    first (the other suits' subsets in the order of their bit masks, for each the fewest
+    jokers first); the rest is the same problem, smaller.
     """
     if k < 0:
         return None
-    first = next((s for s in range(4) if n[s] > 0), -1)
-    if first < 0:
+    n0, n1, n2, n3 = n
+    choices = _SET_CHOICES[(n0 > 0) | (n1 > 0) << 1 | (n2 > 0) << 2 | (n3 > 0) << 3]
+    if choices is None:
         if k == 0:
             return ()
         if min_nat > 0:
@@ -117,17 +139,12 @@ def _set_parts(
                 if rest is not None:
                     return (((), size), *rest)
         return None
-    others = [s for s in range(first + 1, 4) if n[s] > 0]
-    for mask in range(1 << len(others)):
-        suits = (first, *(others[i] for i in range(len(others)) if mask >> i & 1))
+    for suits, d0, d1, d2, d3 in choices:
         a = len(suits)
         if a < min_nat:
             continue
-        nn = list(n)
-        for s in suits:
-            nn[s] -= 1
-        rest_n = tuple(nn)
-        for b in range(max(0, 3 - a), min(k, set_max - a) + 1):
+        rest_n = (n0 - d0, n1 - d1, n2 - d2, n3 - d3)
+        for b in range(3 - a if a < 3 else 0, min(k, set_max - a) + 1):
             rest = _set_parts(rest_n, k - b, min_nat, set_max)
             if rest is not None:
                 return ((suits, b), *rest)
@@ -153,25 +170,33 @@ def set_melds(
 ) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
     """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
     ``jokers`` jokers (a joker stands for a suit missing from its set)."""
-    return [
-        (False, list(items)) for items in _set_items(naturals, jokers, r, tag, min_nat, set_max)
-    ]
+    items = _rank_items(r + 1, tag)
+    return [(False, list(pick(items))) for pick in _set_cut(naturals, jokers, min_nat, set_max)]
 
 
-@lru_cache(maxsize=4096)
-def _set_items(
-    naturals: tuple[int, ...], jokers: int, r: int, tag: bool, min_nat: int, set_max: int
-) -> tuple[tuple[tuple[int, int, bool, bool], ...], ...]:
-    """The items of :func:`set_melds`, remembered (a table's ranks repeat their sets)."""
+@cache
+def _rank_items(rank: int, tag: bool) -> tuple[tuple[int, int, bool, bool], ...]:
+    """The items a set of ``rank`` may hold, item ``2 * suit + joker`` (:func:`_set_cut`)."""
+    return tuple((s, rank, joker, tag) for s in range(4) for joker in (False, True))
+
+
+@cache
+def _set_cut(
+    naturals: tuple[int, ...], jokers: int, min_nat: int, set_max: int
+) -> tuple[Callable[[tuple[tuple[int, int, bool, bool], ...]], Any], ...]:
+    """The sets of :func:`set_melds` without their rank, remembered per shape (the ranks
+    of a table repeat their shapes): per set, what picks its items from a rank's
+    :func:`_rank_items` (the naturals by suit, then each joker for a missing suit in
+    turn; a set holds three items or more, so each pick is a tuple)."""
     parts = _set_parts(naturals, jokers, min_nat, set_max)
     assert parts is not None
-    out: list[tuple[tuple[int, int, bool, bool], ...]] = []
+    out = []
     for suits, b in parts:
-        items = [(s, r + 1, False, tag) for s in suits]
+        picks = [2 * s for s in suits]
         missing = [s for s in range(4) if s not in suits] or [0, 1, 2, 3]
         for i in range(b):
-            items.append((missing[i % len(missing)], r + 1, True, tag))
-        out.append(tuple(items))
+            picks.append(2 * missing[i % len(missing)] + 1)
+        out.append(itemgetter(*picks))
     return tuple(out)
 
 
