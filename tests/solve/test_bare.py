@@ -19,6 +19,7 @@ from helpers.positions import random_table
 from openrummy.cards import parse_cards
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
+from openrummy.rules import ManipulationRules
 from openrummy.solve import _keep, best_play, can_arrange, table
 from openrummy.solve._fast import (
     _ABORT,
@@ -251,17 +252,25 @@ def test_a_play_that_outgrows_the_compiled_loops_arrays_is_repaired_in_python(
     )
 
 
-def test_both_sides_of_the_race_answer_with_valid_melds() -> None:
-    """A question's search is a race of the ranks read up and read down (``_fast._bare``):
-    answers found by the second side, read back in the position's ranks, are valid melds
-    of exactly the cards asked about (wrap-around aces, four decks, six jokers: the rules
-    where the second side wins most often)."""
+def _wrap_four_decks() -> tuple[ManipulationRules, _Solver, BareSearch]:
+    """Wrap-around aces, four decks, six jokers: the rules, a solver of them and its bare
+    questions (runs of several copies across the seam, where the race's second side wins
+    most often)."""
     rules = manipulation_rules("robbers_s003", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
     solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
     spec = solver.spec
     bare = BareSearch(
         spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
     )
+    return rules, solver, bare
+
+
+def test_both_sides_of_the_race_answer_with_valid_melds() -> None:
+    """A question's search is a race of the ranks read up and read down (``_fast._bare``):
+    answers found by the second side, read back in the position's ranks, are valid melds
+    of exactly the cards asked about (wrap-around aces, four decks, six jokers: the rules
+    where the second side wins most often)."""
+    rules, solver, bare = _wrap_four_decks()
     rng = random.Random("race sides")
     sides = Counter[int]()
     for _ in range(120):
@@ -320,12 +329,7 @@ def test_a_wrap_around_question_has_one_answer_from_every_seam() -> None:
     down (runs across the seam are its debts): ``_fast._bare`` picks the seam with the
     fewest cards on either side, and every one of the 26 ways gives the answer of the
     general search (four decks, six jokers: runs of several copies across the seam)."""
-    rules = manipulation_rules("robbers_s003", {"deck.standard_decks": 4, "deck.printed_jokers": 6})
-    solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
-    spec = solver.spec
-    bare = BareSearch(
-        spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
-    )
+    rules, _solver, bare = _wrap_four_decks()
     rng = random.Random("seams")
     answers = Counter[bool]()
     for _ in range(18):
