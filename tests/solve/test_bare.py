@@ -16,7 +16,7 @@ import pytest
 
 from helpers import manipulation_rules
 from helpers.positions import random_table
-from openrummy.cards import parse_cards
+from openrummy.cards import Card, parse_cards
 from openrummy.games.manipulation import ManipulationGame
 from openrummy.melds import Meld
 from openrummy.rules import ManipulationRules
@@ -52,6 +52,27 @@ RULES: list[tuple[str, dict[str, object]]] = [
 ]
 
 
+def _question(
+    rng: random.Random,
+    rules: ManipulationRules,
+    size: tuple[int, int],
+    drop: float = 0.0,
+    add: float = 0.0,
+) -> list[Card]:
+    """The cards of a random table of ``size`` cards (a few valid melds), with one card taken
+    out with probability ``drop`` and one card of the rest of the deck added with
+    probability ``add``: questions arrangeable and not. (No draw is made for a probability
+    of 0, so each test's sample depends only on the steps it asks for.)"""
+    pool = ManipulationGame.full_deck(rules)
+    rng.shuffle(pool)
+    cards = [c for m in random_table(rng, rules, pool, rng.randint(*size)) for c in m.cards]
+    if drop and rng.random() < drop and cards:
+        cards.remove(rng.choice(cards))
+    if add and rng.random() < add:
+        cards.append(pool[0])
+    return cards
+
+
 @pytest.mark.parametrize(("game", "over"), RULES)
 def test_bare_questions_agree_with_the_search(game: str, over: dict[str, object]) -> None:
     rules = manipulation_rules(game, over)
@@ -64,13 +85,7 @@ def test_bare_questions_agree_with_the_search(game: str, over: dict[str, object]
     for _ in range(150):
         # the cards of a few valid melds, often with one card taken out or one added:
         # arrangeable and not in about equal parts
-        pool = ManipulationGame.full_deck(rules)
-        rng.shuffle(pool)
-        cards = [c for m in random_table(rng, rules, pool, rng.randint(3, 30)) for c in m.cards]
-        if rng.random() < 0.3 and cards:
-            cards.remove(rng.choice(cards))
-        if rng.random() < 0.3:
-            cards.append(pool[0])
+        cards = _question(rng, rules, (3, 30), drop=0.3, add=0.3)
         t, tj = _counts(cards)
         if not bare.fits(t, tj):
             continue
@@ -106,12 +121,8 @@ def test_passing_over_empty_ranks_changes_no_answer(game: str, over: dict[str, o
     states = Counter[str]()
     answers = Counter[bool]()
     for _ in range(80):
-        pool = ManipulationGame.full_deck(rules)
-        rng.shuffle(pool)
         # a few melds' cards, often not arrangeable: ranks without cards between them
-        cards = [c for m in random_table(rng, rules, pool, rng.randint(3, 20)) for c in m.cards]
-        if rng.random() < 0.3:
-            cards.append(pool[0])
+        cards = _question(rng, rules, (3, 20), add=0.3)
         t, tj = _counts(cards)
         if not on.fits(t, tj) or not off.fits(t, tj):
             continue
@@ -274,11 +285,7 @@ def test_both_sides_of_the_race_answer_with_valid_melds() -> None:
     rng = random.Random("race sides")
     sides = Counter[int]()
     for _ in range(120):
-        pool = ManipulationGame.full_deck(rules)
-        rng.shuffle(pool)
-        cards = [c for m in random_table(rng, rules, pool, rng.randint(10, 30)) for c in m.cards]
-        if rng.random() < 0.5:
-            cards.append(pool[0])
+        cards = _question(rng, rules, (10, 30), add=0.5)
         t, tj = _counts(cards)
         if not bare.fits(t, tj):
             continue
@@ -333,13 +340,7 @@ def test_a_wrap_around_question_has_one_answer_from_every_seam() -> None:
     rng = random.Random("seams")
     answers = Counter[bool]()
     for _ in range(18):
-        pool = ManipulationGame.full_deck(rules)
-        rng.shuffle(pool)
-        cards = [c for m in random_table(rng, rules, pool, rng.randint(8, 24)) for c in m.cards]
-        if rng.random() < 0.6 and cards:
-            cards.remove(rng.choice(cards))
-        if rng.random() < 0.5:
-            cards.append(pool[0])
+        cards = _question(rng, rules, (8, 24), drop=0.6, add=0.5)
         t, tj = _counts(cards)
         if not bare.fits(t, tj):
             continue
