@@ -88,6 +88,7 @@ def test_rummikub_two_people(server: Server, browser: Any) -> None:
 
     bob = new_page(browser)
     bob.goto(link)
+    bob.wait_for_selector("[data-live] #join-name")  # drawn again by the welcome
     bob.fill("#join-name", "Bob <b>")
     bob.click("#join-btn")
     ann.wait_for_function("document.querySelector('.seat-list').innerText.includes('Bob <b>')")

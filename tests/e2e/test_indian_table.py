@@ -62,7 +62,10 @@ def ann_and_bob(server: Server, browser: Any, **create: Any) -> tuple[Any, str, 
         ],
     )
     page.goto(f"{server.url}/#/t/{tid}")
-    page.wait_for_selector("#start-btn")
+    # The start button is drawn twice, from the first fetch and again from the live
+    # connection's welcome; a click between the two (its press on the first button, its
+    # release on the second) is no click. Wait for the welcome's button.
+    page.wait_for_selector("[data-live] #start-btn")
     return page, tid, str(joined.json()["token"])
 
 

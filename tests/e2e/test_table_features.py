@@ -158,7 +158,7 @@ def test_hand_order_undo_draw_reload_close_and_rematch(server: Server, browser: 
 
     # Rematch: the same seats and rules, a new seed, the game starts at once.
     page.goto(f"{server.url}/#/t/{table_id}")
-    page.click("#rematch-btn")
+    page.click("[data-live] #rematch-btn")  # the button the welcome drew
     page.wait_for_function(f"!location.hash.endsWith('{table_id}')")
     page.wait_for_selector(".table-page .players")
     new_id = page.evaluate("location.hash").split("/")[-1]
@@ -193,6 +193,7 @@ def test_leave_and_cancel_a_table(server: Server, browser: Any) -> None:
     # A guest at a German page joins, then leaves: the seat is free again.
     guest = new_page(browser, locale="de-DE")
     guest.goto(link)
+    guest.wait_for_selector("[data-live] #join-name")  # drawn again by the welcome
     guest.fill("#join-name", "Jörg")
     guest.click("#join-btn")
     host.wait_for_function("document.querySelector('.seat-list').innerText.includes('Jörg')")

@@ -91,6 +91,7 @@ export class TableContext {
 
   destroy() {
     this.closed = true;
+    delete this.root.dataset.live;
     this.board?.detach?.();
     clearInterval(this.timer);
     this.stopSteps();
@@ -112,6 +113,7 @@ export class TableContext {
     ws.onmessage = (ev) => this.onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       if (this.closed) return;
+      delete this.root.dataset.live;
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => this.connect(), 300 * 2 ** this.retry);
     };
@@ -130,6 +132,9 @@ export class TableContext {
         this.setView(msg.view, msg.seq, msg.now, msg.deadline);
         if (msg.table.game?.seed) this.reveal = { seed: msg.table.game.seed, commitment: msg.table.game.commitment, record: `/api/tables/${this.id}/record` };
         this.render();
+        // The page is live: what it shows is the server's state, drawn once more from here on
+        // only when that state changes (a button drawn now stays under the pointer).
+        this.root.dataset.live = "1";
         break;
       case "update": {
         this.log.push(msg.event);
