@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -42,6 +42,7 @@ from numba.core import event as _event
 from openrummy.solve import compiled
 from openrummy.solve._problem import (
     HIGH,
+    ITEMS,
     LOW,
     NEG,
     OPEN_NONE,
@@ -1810,41 +1811,63 @@ def _melds_from(
     tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec
 ) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
     """The melds of the memo's best line from the root (:meth:`FastSearch.melds`)."""
-    path = _path(tk, tv, ts, mstore, 13)
-    items, sets, debt, is_open = _runs_of(path, mstore, L, M)
-    Item = tuple[int, int, bool, bool]
-    melds: list[tuple[bool, list[Item]]] = []
-    # runs open after the K (leaving) and debts, per suit, to be joined over the corner
-    leaving: list[list[list[Item]]] = [[], [], [], []]
-    debts: list[list[list[Item]]] = [[], [], [], []]
+    codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M)
+    item = ITEMS[0].__getitem__
+    flat = codes.tolist()
+    bounds = ends.tolist()
     owed = debt.tolist()
-    still_open = is_open.tolist() if spec.ace != LOW else [0] * len(owed)
-    # the rows come grouped by run, the runs in the order of their ids
-    its: list[Item] = []
-    last = -1
-    for run, suit, rank, joker in items.tolist():
-        if run != last:
-            last = run
-            its = []
+    melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]]
+    still_open = is_open.tolist() if spec.ace != LOW else ()
+    if not any(owed) and not any(still_open):
+        # no run came round the K-A corner or is open after the K: the runs as they are
+        melds = [(True, list(map(item, flat[a:b]))) for a, b in pairwise(bounds)]
+    else:
+        Item = tuple[int, int, bool, bool]
+        melds = []
+        # runs open after the K (leaving) and debts, per suit, to be joined over the corner
+        leaving: list[list[list[Item]]] = [[], [], [], []]
+        debts: list[list[list[Item]]] = [[], [], [], []]
+        for run, (a, b) in enumerate(pairwise(bounds)):
+            its = list(map(item, flat[a:b]))
             if owed[run]:
-                debts[suit].append(its)
+                debts[its[0][0]].append(its)
             elif still_open[run]:
-                leaving[suit].append(its)
+                leaving[its[0][0]].append(its)
             else:
                 melds.append((True, its))
-        its.append((suit, rank, joker == 1, False))
-    for s in range(4):
-        joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
-        for its in joined:
-            if len(its) <= 13:
-                melds.append((True, its))
-            else:
-                melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+        for s in range(4):
+            joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
+            for its in joined:
+                if len(its) <= 13:
+                    melds.append((True, its))
+                else:
+                    melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
     min_nat, set_max = spec.min_nat, spec.set_max
     for r, (n0, n1, n2, n3, k) in enumerate(sets.tolist()):
         if n0 or n1 or n2 or n3 or k:
             melds.extend(set_melds((n0, n1, n2, n3), k, r, False, min_nat, set_max))
     return melds
+
+
+@_jit
+def _answer_rows(tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int) -> Any:
+    """The runs and sets of the memo's best line from the root (:func:`_path`,
+    :func:`_runs_of`) as :func:`_melds_from` reads them: the runs' items as codes
+    ``suit * 32 + rank * 2 + joker`` (grouped by run, in rank order) and where each run's
+    items end (run ``g``: ``ends[g]`` to ``ends[g + 1]``), the sets per rank, and per run
+    whether it is a debt and whether it is still open after the K."""
+    path = _path(tk, tv, ts, mstore, 13)
+    rows, sets, debt, is_open = _runs_of(path, mstore, L, M)
+    n = rows.shape[0]
+    runs = debt.shape[0]
+    codes = np.empty(n, np.int64)
+    ends = np.zeros(runs + 1, np.int64)
+    for x in range(n):
+        codes[x] = rows[x, 1] * 32 + rows[x, 2] * 2 + rows[x, 3]
+        ends[rows[x, 0] + 1] += 1
+    for g in range(runs):
+        ends[g + 1] += ends[g]
+    return codes, ends, sets, debt, is_open
 
 
 def window_arrays(

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "HIGH",
+    "ITEMS",
     "LOW",
     "NEG",
     "OPEN_NONE",
@@ -90,6 +91,13 @@ class CoreResult:
     score: int
     melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = field(default_factory=list)
     states: int = 0
+
+
+ITEMS = tuple(
+    tuple((v >> 5, (v >> 1) & 15, bool(v & 1), tag) for v in range(128)) for tag in (False, True)
+)
+"""The items of :class:`CoreResult` melds by code ``suit * 32 + rank * 2 + joker``, untagged
+and tagged (shared tuples: building them is most of the cost of reading an answer)."""
 
 
 # -- sets ------------------------------------------------------------------------------

@@ -185,6 +185,11 @@ def _supply(
     return t_count, h_count
 
 
+def _code_rows(count: list[int]) -> tuple[list[list[int]], int]:
+    """:func:`_counts` of the cards counted by card code."""
+    return [count[0:13], count[13:26], count[26:39], count[39:52]], count[_JOKER_CODE]
+
+
 def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
     arr = [[0] * 13 for _ in range(4)]
     jokers = 0
@@ -518,20 +523,30 @@ class _Solver:
         self.rules = rules
         self.settings = settings
         deck = _deck(rules)
-        self.tiles = deck.tiles
-        self.hand = _norm_cards(hand, deck.tiles)
+        self.tiles = tiles = deck.tiles
         self.spec = _spec(rules, open_mode, open_all)
-        self.h, self.hj = _counts(self.hand)
+        # the hand as the deck's shared cards, counted, and its penalty value (one pass)
+        nat = _naturals(tiles)
         pen = deck.penalty
+        own: list[Card] = []
+        h = [[0] * 13 for _ in range(4)]
+        hj = value = 0
+        for c in hand:
+            s = c.suit
+            if s is None:
+                own.append(JOKER)
+                hj += 1
+                value += pen[_JOKER_CODE]
+            else:
+                r = c.rank - 1
+                own.append(nat[s][r])
+                h[s][r] += 1
+                value += pen[s * 13 + r]
+        self.hand = own
+        self.h, self.hj = h, hj
         # the count unit: above any sum of values (a given one: scores comparable with
         # another solver's whose hand holds this one)
-        self.big = big or (
-            sum(
-                pen[_JOKER_CODE] if c.suit is None else pen[c.suit * 13 + c.rank - 1]
-                for c in self.hand
-            )
-            + 1
-        )
+        self.big = big or value + 1
         self.weight = _weights(rules, self.big)
         self.jw = self.big + pen[_JOKER_CODE]
 
@@ -549,20 +564,40 @@ class _Solver:
         spec = self.spec
         jm = tj + self.hj
         L, M = spec.min_len, spec.min_nat
-        cyc = spec.ace == WRAP
+        sets = spec.set_max >= 3
+        # With at most one natural required, a window of length L through a card is as
+        # good as any longer one (it has no more gaps); with more, the naturals may be
+        # further apart than L (3S JK JK 6S), so every length up to 13 counts.
+        windows = _windows(spec.ace, L, L if M <= 1 else 13)
         cells = [(s, r) for s in range(4) for r in range(13) if h[s][r]]
         changed = True
         while changed:
             changed = False
-            av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
+            # per suit, the ranks with a natural (table or hand) as a bit mask; per rank,
+            # the suits present
+            present = [0, 0, 0, 0]
+            here = [0] * 13
+            for s in range(4):
+                ts, hs = t[s], h[s]
+                bits = 0
+                for r in range(13):
+                    if ts[r] or hs[r]:
+                        bits |= 1 << r
+                        here[r] += 1
+                present[s] = bits
             for s, r in cells:
                 if h[s][r] == 0:
                     continue
-                others = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0) - 1
-                ok = spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M
-                if not ok:
-                    ok = self._run_through(av[s], r, L, M, jm, cyc)
-                if not ok:
+                others = here[r] - 1
+                if sets and others + jm >= 2 and 1 + min(others, 3) >= M:
+                    continue
+                # a run window through it
+                row = present[s]
+                for ln, mask in windows[r]:
+                    nat = (row & mask).bit_count()
+                    if ln - nat <= jm and nat >= M:
+                        break
+                else:
                     h[s][r] = 0
                     changed = True
         return h
@@ -600,7 +635,7 @@ class _Solver:
                     others = here[r] - 1
                     if others + jm >= 2 and 1 + min(others, 3) >= M:
                         continue
-                # a run window through it (see :meth:`_run_through`)
+                # a run window through it (see :meth:`usable_hand`)
                 row = present[s]
                 for ln, mask in windows[r]:
                     nat = (row & mask).bit_count()
@@ -608,18 +643,6 @@ class _Solver:
                         break
                 else:
                     return True
-        return False
-
-    def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
-        # With at most one natural required, a window of length L through the card is
-        # as good as any longer one (it has no more gaps); with more, the naturals may be
-        # further apart than L (3S JK JK 6S), so every length up to 13 counts.
-        longest = L if M <= 1 else 13
-        present = sum(1 << x for x in range(13) if row[x] > 0)
-        for ln, mask in _windows(self.spec.ace, L, longest)[r]:
-            nat = (present & mask).bit_count()
-            if ln - nat <= jm and nat >= M:
-                return True
         return False
 
     def solve(
@@ -631,8 +654,11 @@ class _Solver:
         target: int | None = None,
         budget: int | None = None,
         floor: int | None = None,
+        counts: tuple[list[list[int]], int] | None = None,
     ) -> CoreResult:
-        t, tj = _counts(table)
+        """The best play on ``table`` (:meth:`solve_counts`); ``counts``: its counts
+        (:func:`_counts`) if the caller has them (they are only read)."""
+        t, tj = counts if counts is not None else _counts(table)
         return self.solve_counts(
             t, tj, melds=melds, lower=lower, target=target, budget=budget, floor=floor
         )
@@ -1135,7 +1161,7 @@ def best_play(
                     shortcut = _open_exact(solver, t_cards, lower, upper)
             elif open_mode == OPEN_RUN:
                 shortcut = _open_exact(solver, t_cards, lower)
-        res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
+        res = shortcut or solver.solve(t_cards, melds=True, lower=lower, counts=_code_rows(t_count))
         base = []
         kept_idx = ()
         if res.score != NEG and keep_melds and melds:
@@ -1262,8 +1288,9 @@ def _open_then_play(
     if solver.spec.ace != LOW and solver.spec.min_len > 5:
         return lower, None, None
     rules = solver.rules
+    counts = _counts(table)  # (the solves below only read them)
     free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings, big=solver.big)
-    relaxed = free.solve(table, melds=True)
+    relaxed = free.solve(table, melds=True, counts=counts)
     if relaxed.score == NEG:
         return lower, None, None
     made = free.to_melds(relaxed)
@@ -1300,7 +1327,7 @@ def _open_then_play(
         rest.subtract(down)
         assert min(rest.values(), default=0) >= 0, "an opening meld holds a card not in the hand"
         then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, solver.settings)
-        sub = then.solve(table, melds=True)
+        sub = then.solve(table, melds=True, counts=counts)
         if sub.score == NEG:
             continue
         count, worth = divmod(sub.score, then.big)
@@ -1352,6 +1379,7 @@ def _open_exact(
         return CoreResult(NEG)  # no opening at all
     rules = solver.rules
     naturals = _naturals(solver.tiles)
+    counts = _counts(table)  # (the solves below only read them)
     # every hand card placed: nothing scores more
     top = sum(solver.big + rules.penalty_value(c) for c in solver.hand)
     # the best play without the opening rule bounds every way to open; beside a table it
@@ -1361,7 +1389,7 @@ def _open_exact(
         upper = top
     elif upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        relaxed = free.solve(table, melds=True)
+        relaxed = free.solve(table, melds=True, counts=counts)
         upper = relaxed.score
         if relaxed.score != NEG:
             # from the hand alone every meld is the hand's: if together they are worth the
@@ -1394,7 +1422,9 @@ def _open_exact(
             # asked for one way, nor when the first placed every card.
             free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
             try:
-                got = free.solve(table, melds=False, budget=settings.open_bound_budget).score
+                got = free.solve(
+                    table, melds=False, budget=settings.open_bound_budget, counts=counts
+                ).score
                 upper = min(upper, got)
             except BudgetExceeded:
                 pass
@@ -1408,7 +1438,7 @@ def _open_exact(
         # only a rest that beats the best so far (and reaches the known lower bound)
         # matters: one search proves that it cannot, or finds its best
         need = max(best + 1, lower) - worth
-        sub = then.solve(table, melds=True, floor=need if need > 0 else None)
+        sub = then.solve(table, melds=True, floor=need if need > 0 else None, counts=counts)
         if sub.score == NEG or worth + sub.score <= best:
             continue
         best = worth + sub.score
