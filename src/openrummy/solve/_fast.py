@@ -1180,7 +1180,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     be open after the K (it pairs with a debt), so the last rank has no lookahead.
     """
     av = cnt[0] + cnt[1]
-    nxta, scap, _suits = _next_and_caps(av, jm, set_max, cyclic)
+    nxta, scap, suits_at = _next_and_caps(av, jm, set_max, cyclic)
     suffix = np.zeros((14, 5), np.int64)
     for r in range(12, -1, -1):
         acc = suffix[r + 1, 0]
@@ -1191,6 +1191,28 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
     needc = np.zeros((13, 4), np.int64)
+    # per cell with cards: the cheapest set's jokers, and per run window through it the
+    # mask of its ranks (other than the cell's) with no card of the suit; per pos the
+    # jokers it needs at ranks after pos are the bits of such a mask above pos
+    setneed = np.full((13, 4), big, np.int64)
+    masks = np.zeros((13, 4, 16), np.int64)
+    nmask = np.zeros((13, 4), np.int64)
+    for p in range(13):
+        for s in range(4):
+            if av[p, s] == 0:
+                continue
+            if set_max >= 3:
+                setneed[p, s] = max(0, 3 - suits_at[p])
+            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
+                if not cyclic and a + L - 1 > 12:
+                    break
+                m = 0
+                for q0 in range(a, a + L):
+                    q = (q0 + 13) % 13
+                    if q != p and av[q, s] == 0:
+                        m |= 1 << q
+                masks[p, s, nmask[p, s]] = m
+                nmask[p, s] += 1
     # scratch arrays of the loop below, cleared per rank (allocated once: a small
     # problem's set-up is mostly allocations otherwise)
     picked = np.zeros((13, 4), np.bool_)
@@ -1203,26 +1225,16 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     here = np.zeros((4, jm + 1), np.int64)
     for pos in range(13):
         # jokers each card needs at ranks after pos
+        above = ((1 << 13) - 1) & ~((1 << (pos + 1)) - 1)
+        most = 0  # the most jokers a card after pos needs (within jm)
         for p in range(pos, 13):
-            suits_here = 0
             for s in range(4):
-                if av[p, s] > 0:
-                    suits_here += 1
-            for s in range(4):
-                need = big
-                if av[p, s] > 0:
-                    if set_max >= 3:
-                        need = max(0, 3 - suits_here)
-                    for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
-                        if not cyclic and a + L - 1 > 12:
-                            break
-                        miss = 0
-                        for q0 in range(a, a + L):
-                            q = (q0 + 13) % 13
-                            if q > pos and q != p and av[q, s] == 0:
-                                miss += 1
-                        need = min(need, miss)
+                need = setneed[p, s]
+                for w in range(nmask[p, s]):
+                    need = min(need, _POP13[masks[p, s, w] & above])
                 needc[p, s] = need
+                if p > pos and need <= jm and need > most:
+                    most = need
         # Cards in different suits and of different ranks never share a meld, nor do two
         # copies of one card: the jokers such cards need add up. Pick such cells after
         # pos, neediest first (table cells first: they must be placed); their hand copies
@@ -1233,7 +1245,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
         used_r[:] = False
         mand = 0
         nk = 0
-        for want in range(jm, 0, -1):
+        for want in range(most, 0, -1):
             for tab in range(2):
                 for p in range(pos + 1, 13):
                     for s in range(4):
@@ -1991,19 +2003,30 @@ def cuts(prob: CoreProblem) -> list[int]:
     benchmark's wrap-around positions the states of the best of the 13 cuts varied up to
     20 times between cuts, and no cheap rule picked the best; the rank with the fewest
     cards starts with the fewest guesses."""
-    few = min(
-        range(13), key=lambda c: (sum(prob.table[s][c] + prob.hand[s][c] for s in range(4)), c)
-    )
+    cards = [sum(col) for col in zip(*prob.table, *prob.hand, strict=True)]
+    few = cards.index(min(cards))
     return [0] if few == 0 else [0, few]
 
 
 def _rotated(prob: CoreProblem, k: int) -> CoreProblem:
-    """The problem with rank index ``k`` first (wrap-around aces)."""
+    """The problem with rank index ``k`` first (wrap-around aces). The last one is
+    remembered: the race guesses its first search's direction on the problem rotated to
+    its cut (``_dp._late_need``), and that search starts from the same rotation."""
+    last = _last_rotation[0]
+    if last is not None and last[0] is prob and last[1] == k:
+        return last[2]
 
     def rot(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
         return tuple(row[k:] + row[:k] for row in rows)
 
-    return replace(prob, table=rot(prob.table), hand=rot(prob.hand), weight=rot(prob.weight))
+    got = replace(prob, table=rot(prob.table), hand=rot(prob.hand), weight=rot(prob.weight))
+    _last_rotation[0] = (prob, k, got)
+    return got
+
+
+_last_rotation: list[tuple[CoreProblem, int, CoreProblem] | None] = [None]
+"""The last problem :func:`_rotated` turned, the rank it turned it to, and the result (one
+tuple, replaced whole: threads that share it see one or the other)."""
 
 
 def _join_corner(
