@@ -162,11 +162,10 @@ def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
 def _supply(
     rules: ManipulationRules,
     t_codes: Sequence[int],
-    t_cards: Sequence[Card],
     h_cards: Sequence[Card],
 ) -> tuple[list[int], list[int]]:
-    """:func:`_check_supply` of the table's cards (their codes given too) and the hand's,
-    and the counts of each by card code."""
+    """:func:`_check_supply` of the table's cards (by card code) and the hand's, and the
+    counts of each by card code."""
     deck = _deck(rules)
     h_codes = _card_codes(h_cards)
     t_count = [0] * (_JOKER_CODE + 1)
@@ -181,7 +180,7 @@ def _supply(
         or max(t_count[:_JOKER_CODE]) > copies
         or any(t_count[c] + h_count[c] > copies for c in h_codes if c != _JOKER_CODE)
     ):
-        _check_supply(rules, [*t_cards, *h_cards])  # raises
+        _check_supply(rules, [*(deck.cards[c] for c in t_codes), *h_cards])  # raises
     return t_count, h_count
 
 
@@ -1094,12 +1093,13 @@ def best_play(
     melds, facts = _read_table(rules, table)
     if melds:
         t_codes = [c for _key, codes in facts for c in codes]
-        t_cards = [deck.cards[c] for c in t_codes]
     else:
-        t_cards = _norm_cards(table_cards(table), tiles)
-        t_codes = _card_codes(t_cards)
+        t_codes = _card_codes(_norm_cards(table_cards(table), tiles))
+    # the table's cards as the deck's shared ones: only the arrangement of a flat table
+    # and the opening's searches read them as cards (the play's search reads counts)
+    t_cards = [deck.cards[c] for c in t_codes] if not (melds and opened) else []
     h_cards = _norm_cards(hand, tiles)
-    t_count, h_count = _supply(rules, t_codes, t_cards, h_cards)
+    t_count, h_count = _supply(rules, t_codes, h_cards)
 
     o = rules.opening
     open_mode = OPEN_NONE
@@ -1174,10 +1174,19 @@ def best_play(
         return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
     # the new melds in play order, and the cards of the table after the play (by code)
     count_after = [0] * (_JOKER_CODE + 1)
+    if len(kept_idx) * 2 > len(melds):
+        # most melds kept: the table's cards but those of the melds not kept
+        count_after[:] = t_count
+        held = set(kept_idx)
+        for i, (_key, codes) in enumerate(facts):
+            if i not in held:
+                for c in codes:
+                    count_after[c] -= 1
+    else:
+        for i in kept_idx:
+            for c in facts[i][1]:
+                count_after[c] += 1
     new = sorted(solver.answer(res, count_after), key=itemgetter(0))
-    for i in kept_idx:
-        for c in facts[i][1]:
-            count_after[c] += 1
     after = [*base, *(m for _order, m, _tag, _key in new)]
     # the placed cards: those of the table after the play that were not on it
     placed: list[Card] = []
@@ -1237,13 +1246,12 @@ def can_place(
     melds, facts = _read_table(rules, table)
     if _frozen(rules, melds):
         return best_play(rules, melds, hand, keep_melds=False, settings=settings).count >= at_least
-    cards = _deck(rules).cards
     t_codes = [c for _key, codes in facts for c in codes]
-    t_cards = [cards[c] for c in t_codes]
     h_cards = _norm_cards(hand, tiles)
-    _supply(rules, t_codes, t_cards, h_cards)
+    t_count, _h_count = _supply(rules, t_codes, h_cards)
     solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
-    return solver.solve(t_cards, melds=False, target=at_least * solver.big).score != NEG
+    target = at_least * solver.big
+    return solver.solve([], melds=False, target=target, counts=_code_rows(t_count)).score != NEG
 
 
 def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = None) -> bool:
