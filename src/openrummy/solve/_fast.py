@@ -47,10 +47,11 @@ from openrummy.solve._problem import (
     NEG,
     OPEN_NONE,
     WRAP,
+    CoreMelds,
     CoreProblem,
     CoreSpec,
+    set_cut,
     set_jokers,
-    set_melds,
     split_run,
     tracked_naturals,
 )
@@ -1821,21 +1822,22 @@ class FastSearch:
 
 def _melds_from(
     tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec
-) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
-    """The melds of the memo's best line from the root (:meth:`FastSearch.melds`)."""
+) -> CoreMelds:
+    """The melds of the memo's best line from the root (:meth:`FastSearch.melds`), with
+    their items' codes."""
     codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M)
     item = ITEMS[0].__getitem__
     flat = codes.tolist()
     bounds = ends.tolist()
     owed = debt.tolist()
-    melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]]
     still_open = is_open.tolist() if spec.ace != LOW else ()
+    melds = CoreMelds()
     if not any(owed) and not any(still_open):
         # no run came round the K-A corner or is open after the K: the runs as they are
-        melds = [(True, list(map(item, flat[a:b]))) for a, b in pairwise(bounds)]
+        melds.extend((True, list(map(item, flat[a:b]))) for a, b in pairwise(bounds))
+        melds.heads = heads = [(b - a) * 4 + 2 for a, b in pairwise(bounds)]
     else:
         Item = tuple[int, int, bool, bool]
-        melds = []
         # runs open after the K (leaving) and debts, per suit, to be joined over the corner
         leaving: list[list[list[Item]]] = [[], [], [], []]
         debts: list[list[list[Item]]] = [[], [], [], []]
@@ -1854,11 +1856,27 @@ def _melds_from(
                     melds.append((True, its))
                 else:
                     melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+        flat = [s * 32 + r * 2 + j for _is_run, its in melds for s, r, j, _t in its]
+        melds.heads = heads = [len(its) * 4 + 2 for _is_run, its in melds]
+    melds.codes = flat
     min_nat, set_max = spec.min_nat, spec.set_max
     for r, (n0, n1, n2, n3, k) in enumerate(sets.tolist()):
         if n0 or n1 or n2 or n3 or k:
-            melds.extend(set_melds((n0, n1, n2, n3), k, r, False, min_nat, set_max))
+            # set_melds' sets, their items picked from the rank's codes
+            here = _RANK_CODES[r]
+            for pick in set_cut((n0, n1, n2, n3), k, min_nat, set_max):
+                got = pick(here)
+                melds.append((False, list(map(item, got))))
+                flat.extend(got)
+                heads.append(len(got) * 4)
     return melds
+
+
+_RANK_CODES = tuple(
+    tuple(s * 32 + (r + 1) * 2 + joker for s in range(4) for joker in (0, 1)) for r in range(13)
+)
+"""The codes of the items a set of rank index r may hold, item ``2 * suit + joker`` (the
+order of ``_problem._rank_items``)."""
 
 
 @_jit

@@ -53,6 +53,7 @@ from openrummy.solve._problem import (
     OPEN_RUN,
     WRAP,
     BudgetExceeded,
+    CoreMelds,
     CoreProblem,
     CoreResult,
     CoreSpec,
@@ -61,6 +62,8 @@ from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from openrummy.solve._fast import BareSearch
     from openrummy.solve._opening import OpeningMeld
 
@@ -1538,6 +1541,26 @@ def _table_key(m: Meld) -> _MeldKey | None:
     return _meld_key(True, [(int(c.suit or 0), c.rank, j) for c, j in idents])
 
 
+def _encode_found(
+    found: list[tuple[bool, list[tuple[int, int, bool, bool]]]],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int]:
+    """:func:`._keep.encode_found` of a play: from the codes of the compiled search's
+    answer where it has them (:class:`._problem.CoreMelds`: its items are not read again),
+    else from the items."""
+    from openrummy.solve import _keep
+
+    if not isinstance(found, CoreMelds):
+        return _keep.encode_found(found)
+    import numpy as np
+
+    fvals = np.array(found.codes or [0], np.int64)
+    fheads = np.array(found.heads, np.int64)
+    jokers = fvals & 1
+    nat = fvals[jokers == 0] >> 1 if found else fvals[:0]
+    most = int(np.bincount(nat).max()) if nat.size else 0
+    return fvals, fheads, most, int(jokers.sum()) if found else 0
+
+
 def _keep_greedy(
     solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
 ) -> tuple[list[int], CoreResult]:
@@ -1569,7 +1592,7 @@ def _keep_greedy(
         from openrummy.solve import _keep
 
         # the most copies of a card and the jokers the questions can hold: the new table's
-        encoded = _keep.encode_found(found.melds)
+        encoded = _encode_found(found.melds)
         _fvals, _fheads, most, nj = encoded
         if _keep.usable(spec, most, nj):
             keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
