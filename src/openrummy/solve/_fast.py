@@ -1659,7 +1659,8 @@ search (so each search has most of a store's room, and a thread keeps a few MB o
 per kind)."""
 
 _shared = threading.local()
-"""Per thread (a compiled search runs without the GIL): (key -> :class:`_Moves`)."""
+"""Per thread (a compiled search runs without the GIL): ``moves`` (key -> :class:`_Moves`),
+and ``runs``, the scratch space that reads an answer (:func:`_runs_space`)."""
 
 
 @lru_cache(maxsize=64)
@@ -1807,25 +1808,24 @@ class FastSearch:
     def root_hi(self) -> int:
         return int(_root_bound(self.tk, self.tv, self.ts, 1, -NEG))
 
-    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    def melds(self) -> CoreMelds:
         """Follow the memoised choices from the root and turn them into melds (their ranks
         turned back when the search started at another rank than the A)."""
-        melds = _melds_from(self.tk, self.tv, self.ts, self.mstore, self.L, self.M, self.s)
-        k = self.shift
-        if k:
-            return [
-                (is_run, [(s, (r - 1 + k) % 13 + 1, j, t) for s, r, j, t in its])
-                for is_run, its in melds
-            ]
-        return melds
+        return _melds_from(
+            self.tk, self.tv, self.ts, self.mstore, self.L, self.M, self.s, self.shift
+        )
 
 
 def _melds_from(
-    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec
+    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec, shift: int = 0
 ) -> CoreMelds:
     """The melds of the memo's best line from the root (:meth:`FastSearch.melds`), with
-    their items' codes."""
-    codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M)
+    their items' codes; ``shift``: the rank index the search started at (its ranks are
+    turned back: a run's pieces are joined and cut by their lengths, not their ranks)."""
+    ws = getattr(_shared, "runs", None)
+    if ws is None:
+        ws = _shared.runs = _runs_space()
+    codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M, shift, ws)
     item = ITEMS[0].__getitem__
     flat = codes.tolist()
     bounds = ends.tolist()
@@ -1863,7 +1863,7 @@ def _melds_from(
     for r, (n0, n1, n2, n3, k) in enumerate(sets.tolist()):
         if n0 or n1 or n2 or n3 or k:
             # set_melds' sets, their items picked from the rank's codes
-            here = _RANK_CODES[r]
+            here = _RANK_CODES[(r + shift) % 13]
             for pick in set_cut((n0, n1, n2, n3), k, min_nat, set_max):
                 got = pick(here)
                 melds.append((False, list(map(item, got))))
@@ -1880,24 +1880,28 @@ order of ``_problem._rank_items``)."""
 
 
 @_jit
-def _answer_rows(tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int) -> Any:
+def _answer_rows(
+    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, shift: int, ws: Any
+) -> Any:
     """The runs and sets of the memo's best line from the root (:func:`_path`,
-    :func:`_runs_of`) as :func:`_melds_from` reads them: the runs' items as codes
-    ``suit * 32 + rank * 2 + joker`` (grouped by run, in rank order) and where each run's
-    items end (run ``g``: ``ends[g]`` to ``ends[g + 1]``), the sets per rank, and per run
+    :func:`_runs_into` on the scratch space ``ws``) as :func:`_melds_from` reads them: the
+    runs' items as codes ``suit * 32 + rank * 2 + joker``, their ranks turned back by
+    ``shift`` (grouped by run, in rank order), and where each run's items end (run ``g``:
+    ``ends[g]`` to ``ends[g + 1]``), the sets per rank (of the search's ranks), and per run
     whether it is a debt and whether it is still open after the K."""
     path = _path(tk, tv, ts, mstore, 13)
-    rows, sets, debt, is_open = _runs_of(path, mstore, L, M)
+    rows, sets, debt, is_open = _runs_into(path, mstore, L, M, ws)
     n = rows.shape[0]
     runs = debt.shape[0]
     codes = np.empty(n, np.int64)
     ends = np.zeros(runs + 1, np.int64)
     for x in range(n):
-        codes[x] = rows[x, 1] * 32 + rows[x, 2] * 2 + rows[x, 3]
+        rank = (rows[x, 2] - 1 + shift) % 13 + 1
+        codes[x] = rows[x, 1] * 32 + rank * 2 + rows[x, 3]
         ends[rows[x, 0] + 1] += 1
     for g in range(runs):
         ends[g + 1] += ends[g]
-    return codes, ends, sets, debt, is_open
+    return codes, ends, sets.copy(), debt.copy(), is_open.copy()
 
 
 def window_arrays(
@@ -2100,12 +2104,6 @@ def _runs_space() -> Any:
         np.zeros((4 * 13 * 16, 4), np.int64),
         np.zeros(4 * 13 * 16 + 1, np.int64),
     )
-
-
-@_jit
-def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
-    """:func:`_runs_into` on scratch space of its own."""
-    return _runs_into(path, mstore, L, M, _runs_space())
 
 
 @_jit
