@@ -1049,10 +1049,12 @@ def _kept_count(
     held = set(kept)
     count = len(kept)
     if None not in new_keys and None not in keys:
-        left_keys = Counter(new_keys)
+        # (a plain dict: a Counter's lookup of a key it lacks is a call in Python)
+        left_keys = dict(Counter(new_keys))
         for i, k in enumerate(keys):
-            if left_keys[k] > 0 and i not in held:
-                left_keys[k] -= 1
+            still = left_keys.get(k)
+            if still and i not in held:
+                left_keys[k] = still - 1
                 count += 1
         return count
     left = Counter(new)
@@ -1561,6 +1563,36 @@ def _encode_found(
     return fvals, fheads, most, int(jokers.sum()) if found else 0
 
 
+_KEEPERS: dict[tuple[int, ...], tuple[object, ...]] = {}
+"""Tie-break arrays (:class:`._keep.Keeper`, which only reads them) by the identity of the
+rules' spec, weights and windows and the rest by value, with those objects."""
+
+
+def _keeper(
+    spec: CoreSpec,
+    weight: tuple[tuple[int, ...], ...],
+    jw: int,
+    windows: tuple[tuple[tuple[int, int], ...], ...],
+    most: int,
+    jokers: int,
+    budget: int,
+) -> Any:
+    """``_keep.Keeper(...)`` of these arguments, remembered per rule set (its arrays are
+    remembered by value already, but hashing the weights and windows cost more than the
+    rest of the set-up)."""
+    from openrummy.solve import _keep
+
+    key = (id(spec), id(weight), jw, id(windows), most, jokers, budget)
+    hit = _KEEPERS.get(key)
+    if hit is not None and hit[0] is spec and hit[1] is weight and hit[2] is windows:
+        return hit[3]
+    keeper = _keep.Keeper(spec, weight, jw, windows, most, jokers, budget)
+    if len(_KEEPERS) >= 256:
+        _KEEPERS.clear()
+    _KEEPERS[key] = (spec, weight, windows, keeper)
+    return keeper
+
+
 def _keep_greedy(
     solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
 ) -> tuple[list[int], CoreResult]:
@@ -1595,7 +1627,7 @@ def _keep_greedy(
         encoded = _encode_found(found.melds)
         _fvals, _fheads, most, nj = encoded
         if _keep.usable(spec, most, nj):
-            keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
+            keeper = _keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
             got = keeper.run(melds, found.melds, encoded)
             if got is not None:
                 return got[0], CoreResult(found.score, got[1])
