@@ -1872,6 +1872,120 @@ def _melds_from(
     return melds
 
 
+@_jit
+def answer_arrays(codes: Any, heads: Any, ace: int) -> Any:
+    """What ``table._Solver.answer`` makes of melds given as codes (:class:`CoreMelds`:
+    items ``suit * 32 + rank * 2 + joker``, heads ``items * 4 + is_run * 2 + tag``), per
+    meld: its digits ``suit << 5 | rank << 1 | joker`` in normal order (a set by suit,
+    naturals first; a run as written), whether that is its normal form (a set of one rank,
+    a run of one suit in run order; else ``answer`` orders it in Python), its key
+    (``table._set_key``, ``table._run_key``), its sort key in two parts (``hi << 63 |
+    lo``), and the first meld before it with the same digits (-1: none); and the cards of
+    all melds counted by card code (``suit * 13 + rank - 1``, 52 for a joker)."""
+    m = heads.shape[0]
+    digits = codes.copy()
+    ok = np.zeros(m, np.int64)
+    key = np.zeros(m, np.int64)
+    hi = np.zeros(m, np.int64)
+    lo = np.zeros(m, np.int64)
+    same = np.full(m, -1, np.int64)
+    start = np.zeros(m + 1, np.int64)
+    counts = np.zeros(53, np.int64)
+    low63 = (1 << 63) - 1
+    for i in range(m):
+        n = heads[i] >> 2
+        a = start[i]
+        b = a + n
+        start[i + 1] = b
+        for x in range(a, b):
+            d = digits[x]
+            if d & 1:
+                counts[52] += 1
+            else:
+                counts[(d >> 5) * 13 + ((d >> 1) & 15) - 1] += 1
+        r0 = (digits[a] >> 1) & 15
+        is_set = ((digits[b - 1] >> 1) & 15) == r0
+        if is_set:
+            for x in range(a + 1, b):  # by suit, naturals first (insertion sort)
+                d = digits[x]
+                y = x - 1
+                while y >= a and digits[y] > d:
+                    digits[y + 1] = digits[y]
+                    y -= 1
+                digits[y + 1] = d
+        # an earlier meld with the same digits (only those in normal form are looked up)
+        for j in range(i):
+            if ok[j] and start[j + 1] - start[j] == n:
+                eq = True
+                for x in range(n):
+                    if digits[start[j] + x] != digits[a + x]:
+                        eq = False
+                        break
+                if eq:
+                    same[i] = j
+                    break
+        if same[i] >= 0 or n > 16 or not 0 < r0 < 14:
+            continue
+        s0 = digits[a] >> 5
+        nat_suits = 0
+        joker_suits = 0
+        joker_ranks = 0
+        good = True
+        if is_set:
+            for x in range(a, b):
+                d = digits[x]
+                if (d >> 1) & 15 != r0:
+                    good = False
+                    break
+                if d & 1:
+                    joker_suits += 1 << (8 * (d >> 5))
+                else:
+                    nat_suits |= 1 << (d >> 5)
+            if not good:
+                continue
+            key[i] = (1 << (r0 - 1)) | nat_suits << 13 | joker_suits << 17
+        else:
+            top = r0 + n - 1
+            if ace == LOW:
+                good = top <= 13
+            elif ace == HIGH:
+                good = top <= 13 or (top == 14 and n < 13)
+            else:
+                good = n < 13 or (n == 13 and r0 == 1)
+            ranks = 0
+            for k in range(n):
+                if not good:
+                    break
+                d = digits[a + k]
+                r = (r0 - 1 + k) % 13 + 1
+                if d >> 5 != s0 or (d >> 1) & 15 != r:
+                    good = False
+                    break
+                ranks |= 1 << (r - 1)
+                if d & 1:
+                    joker_ranks |= 1 << (r - 1)
+            if not good:
+                continue
+            key[i] = -(ranks | joker_ranks << 13 | (1 << s0) << 26)
+        ok[i] = 1
+        # (s0 << 4 | r0) << 116 | (16 - n) << 112 | digit k at bit 7 * (15 - k)
+        h = (s0 << 4 | r0) << 53 | (16 - n) << 49
+        w = 0
+        for k in range(n):
+            d = digits[a + k]
+            p = 7 * (15 - k)
+            if p >= 63:
+                h |= d << (p - 63)
+            elif p + 7 <= 63:
+                w |= d << p
+            else:
+                w |= (d << p) & low63
+                h |= d >> (63 - p)
+        hi[i] = h
+        lo[i] = w
+    return digits, ok, key, hi, lo, same, counts
+
+
 _RANK_CODES = tuple(
     tuple(s * 32 + (r + 1) * 2 + joker for s in range(4) for joker in (0, 1)) for r in range(13)
 )

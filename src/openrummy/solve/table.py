@@ -804,6 +804,8 @@ class _Solver:
         """Core melds as :class:`Meld` values in normal form (as :func:`_core_meld` makes
         them), each with a sort key in the order of :func:`_meld_order`, its opening tag
         and its key; their cards are added to ``counts`` (by card code)."""
+        if isinstance(res.melds, CoreMelds):
+            return self._answer_codes(res.melds, counts)
         deck = _deck(self.rules)
         made = deck.by_digit
         code = deck.code_by_digit
@@ -859,6 +861,42 @@ class _Solver:
             meld = Meld(tuple(melded))
             seen[order << 4 | n] = (sort_key, meld, key)
             out.append((sort_key, meld, tag, key))
+        return out
+
+    def _answer_codes(
+        self, melds: CoreMelds, counts: list[int]
+    ) -> list[tuple[int, Meld, bool, _Key | None]]:
+        """:meth:`answer` of the compiled search's answer, from its codes: the checks, keys,
+        sort keys and counts in one compiled call (``_fast.answer_arrays``), the melds in
+        Python (a meld in normal form from its digits, the others as :meth:`answer`
+        orders them)."""
+        import numpy as np
+
+        from openrummy.solve._fast import answer_arrays
+
+        deck = _deck(self.rules)
+        item = deck.by_digit.__getitem__
+        heads = melds.heads
+        got = answer_arrays(np.array(melds.codes, np.int64), np.array(heads, np.int64), deck.ace)
+        digits = got[0].tolist()
+        out: list[tuple[int, Meld, bool, _Key | None]] = []
+        scratch = [0] * (_JOKER_CODE + 1)  # (the call counted every meld's cards)
+        a = 0
+        for i, (h, ok, key, hi, lo, same) in enumerate(
+            zip(heads, *(x.tolist() for x in got[1:6]), strict=True)
+        ):
+            b = a + (h >> 2)
+            if same >= 0:
+                again = out[same]
+                out.append((again[0], again[1], bool(h & 1), again[3]))
+            elif ok:
+                meld = Meld(tuple(map(item, digits[a:b])))
+                out.append((hi << 63 | lo, meld, bool(h & 1), key))
+            else:
+                out.append(self._general(melds[i][1], scratch))
+            a = b
+        for c, k in enumerate(got[6].tolist()):
+            counts[c] += k
         return out
 
     def _general(
