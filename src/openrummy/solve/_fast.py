@@ -1825,6 +1825,12 @@ def _melds_from(
     ws = getattr(_shared, "runs", None)
     if ws is None:
         ws = _shared.runs = _runs_space()
+        if not _answer_loaded:
+            # numba loads a function's machine code on its first call (10-15 ms): the
+            # answer's melds are read from these codes (answer_arrays), so it loads with
+            # this reading, not on whichever later position first hands over its codes
+            answer_arrays(np.zeros(3, np.int64), np.array([12], np.int64), LOW)
+            _answer_loaded.append(True)
     codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M, shift, ws)
     item = ITEMS[0].__getitem__
     flat = codes.tolist()
@@ -1985,6 +1991,9 @@ def answer_arrays(codes: Any, heads: Any, ace: int) -> Any:
         lo[i] = w
     return digits, ok, key, hi, lo, same, counts
 
+
+_answer_loaded: list[bool] = []
+"""Non-empty once :func:`answer_arrays` was called in this process (:func:`_melds_from`)."""
 
 _RANK_CODES = tuple(
     tuple(s * 32 + (r + 1) * 2 + joker for s in range(4) for joker in (0, 1)) for r in range(13)
