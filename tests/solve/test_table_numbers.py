@@ -18,7 +18,7 @@ from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import Meld, MeldItem
 from openrummy.rules import find_preset
 from openrummy.rules.manipulation import ManipulationRules
-from openrummy.solve._problem import CoreResult
+from openrummy.solve._problem import CoreMelds, CoreResult
 from openrummy.solve.settings import DEFAULT_SETTINGS
 from openrummy.solve.table import (
     _JOKER_CODE,
@@ -153,22 +153,7 @@ def test_answer_melds_are_in_normal_form_and_play_order(
     deck = _deck(rules)
     mr = rules.meld_rules
     solver = _Solver(rules, [], 0, False, DEFAULT_SETTINGS)
-    rnd = random.Random(9)
-    found: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
-    while len(found) < 150:
-        meld = _random_meld(rnd, deck.tiles)
-        if _read_meld(deck, meld) is None:
-            continue
-        items = [
-            (int(it.represents.suit), it.represents.rank, it.card.is_joker, rnd.random() < 0.2)
-            for it in meld.items
-            if it.represents is not None and it.represents.suit is not None
-        ]
-        if rnd.random() < 0.5:
-            items = [items[i] for i in _order_of(_normal(meld, mr), meld)]
-        found.append((False, items))
-        if rnd.random() < 0.2:
-            found.append((False, list(items)))  # the same meld twice
+    found = _core_melds(rules, random.Random(9))
     counts = [0] * (_JOKER_CODE + 1)
     made = solver.answer(CoreResult(0, found), counts)
     assert len(made) == len(found)
@@ -185,6 +170,59 @@ def test_answer_melds_are_in_normal_form_and_play_order(
     by_order = sorted((m for _k, m, _t, _key in made), key=_meld_order)
     assert by_sort == by_order
     assert to_melds_agree(solver, found)
+
+
+def _core_melds(
+    rules: ManipulationRules, rnd: random.Random
+) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    """150 valid melds as core melds (suit, rank, joker, tag per item), half of them in
+    normal order and the others in any order, now and then one twice."""
+    deck = _deck(rules)
+    mr = rules.meld_rules
+    found: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = []
+    while len(found) < 150:
+        meld = _random_meld(rnd, deck.tiles)
+        if _read_meld(deck, meld) is None:
+            continue
+        items = [
+            (int(it.represents.suit), it.represents.rank, it.card.is_joker, rnd.random() < 0.2)
+            for it in meld.items
+            if it.represents is not None and it.represents.suit is not None
+        ]
+        if rnd.random() < 0.5:
+            items = [items[i] for i in _order_of(_normal(meld, mr), meld)]
+        found.append((False, items))
+        if rnd.random() < 0.2:
+            found.append((False, list(items)))  # the same meld twice
+    return found
+
+
+@pytest.mark.parametrize(("preset", "options"), OPTIONS, ids=lambda x: str(x))
+def test_answer_from_codes_is_the_answer_from_items(
+    preset: str, options: dict[str, object]
+) -> None:
+    """The compiled search's answer carries its items' codes (:class:`CoreMelds`), and the
+    answer read from them (one compiled call) is the one read from the items: the same
+    sort keys, melds of the same shared items, tags, keys and counts, whether a meld is in
+    normal order or not, or comes twice."""
+    rules = _rules(preset, options)
+    solver = _Solver(rules, [], 0, False, DEFAULT_SETTINGS)
+    for seed in range(3):
+        found = _core_melds(rules, random.Random(20 + seed))
+        coded = CoreMelds(found)
+        coded.codes = [s * 32 + r * 2 + j for _run, its in found for s, r, j, _t in its]
+        coded.heads = [len(its) * 4 + run * 2 + any(t for *_x, t in its) for run, its in found]
+        counts = [0] * (_JOKER_CODE + 1)
+        want_counts = [0] * (_JOKER_CODE + 1)
+        got = solver.answer(CoreResult(0, coded), counts)
+        want = solver.answer(CoreResult(0, list(found)), want_counts)
+        assert counts == want_counts
+        assert [(k, tag, key) for k, _m, tag, key in got] == [
+            (k, tag, key) for k, _m, tag, key in want
+        ]
+        for (_k, meld, _t, _key), (_k2, other, _t2, _key2) in zip(got, want, strict=True):
+            assert len(meld.items) == len(other.items)
+            assert all(a is b for a, b in zip(meld.items, other.items, strict=True))
 
 
 def _order_of(normal: Meld, meld: Meld) -> list[int]:

@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -42,14 +42,16 @@ from numba.core import event as _event
 from openrummy.solve import compiled
 from openrummy.solve._problem import (
     HIGH,
+    ITEMS,
     LOW,
     NEG,
     OPEN_NONE,
     WRAP,
+    CoreMelds,
     CoreProblem,
     CoreSpec,
+    set_cut,
     set_jokers,
-    set_melds,
     split_run,
     tracked_naturals,
 )
@@ -1179,7 +1181,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     be open after the K (it pairs with a debt), so the last rank has no lookahead.
     """
     av = cnt[0] + cnt[1]
-    nxta, scap, _suits = _next_and_caps(av, jm, set_max, cyclic)
+    nxta, scap, suits_at = _next_and_caps(av, jm, set_max, cyclic)
     suffix = np.zeros((14, 5), np.int64)
     for r in range(12, -1, -1):
         acc = suffix[r + 1, 0]
@@ -1190,6 +1192,28 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
     needc = np.zeros((13, 4), np.int64)
+    # per cell with cards: the cheapest set's jokers, and per run window through it the
+    # mask of its ranks (other than the cell's) with no card of the suit; per pos the
+    # jokers it needs at ranks after pos are the bits of such a mask above pos
+    setneed = np.full((13, 4), big, np.int64)
+    masks = np.zeros((13, 4, 16), np.int64)
+    nmask = np.zeros((13, 4), np.int64)
+    for p in range(13):
+        for s in range(4):
+            if av[p, s] == 0:
+                continue
+            if set_max >= 3:
+                setneed[p, s] = max(0, 3 - suits_at[p])
+            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
+                if not cyclic and a + L - 1 > 12:
+                    break
+                m = 0
+                for q0 in range(a, a + L):
+                    q = (q0 + 13) % 13
+                    if q != p and av[q, s] == 0:
+                        m |= 1 << q
+                masks[p, s, nmask[p, s]] = m
+                nmask[p, s] += 1
     # scratch arrays of the loop below, cleared per rank (allocated once: a small
     # problem's set-up is mostly allocations otherwise)
     picked = np.zeros((13, 4), np.bool_)
@@ -1202,26 +1226,16 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     here = np.zeros((4, jm + 1), np.int64)
     for pos in range(13):
         # jokers each card needs at ranks after pos
+        above = ((1 << 13) - 1) & ~((1 << (pos + 1)) - 1)
+        most = 0  # the most jokers a card after pos needs (within jm)
         for p in range(pos, 13):
-            suits_here = 0
             for s in range(4):
-                if av[p, s] > 0:
-                    suits_here += 1
-            for s in range(4):
-                need = big
-                if av[p, s] > 0:
-                    if set_max >= 3:
-                        need = max(0, 3 - suits_here)
-                    for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
-                        if not cyclic and a + L - 1 > 12:
-                            break
-                        miss = 0
-                        for q0 in range(a, a + L):
-                            q = (q0 + 13) % 13
-                            if q > pos and q != p and av[q, s] == 0:
-                                miss += 1
-                        need = min(need, miss)
+                need = setneed[p, s]
+                for w in range(nmask[p, s]):
+                    need = min(need, _POP13[masks[p, s, w] & above])
                 needc[p, s] = need
+                if p > pos and need <= jm and need > most:
+                    most = need
         # Cards in different suits and of different ranks never share a meld, nor do two
         # copies of one card: the jokers such cards need add up. Pick such cells after
         # pos, neediest first (table cells first: they must be placed); their hand copies
@@ -1232,7 +1246,7 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
         used_r[:] = False
         mand = 0
         nk = 0
-        for want in range(jm, 0, -1):
+        for want in range(most, 0, -1):
             for tab in range(2):
                 for p in range(pos + 1, 13):
                     for s in range(4):
@@ -1645,7 +1659,8 @@ search (so each search has most of a store's room, and a thread keeps a few MB o
 per kind)."""
 
 _shared = threading.local()
-"""Per thread (a compiled search runs without the GIL): (key -> :class:`_Moves`)."""
+"""Per thread (a compiled search runs without the GIL): ``moves`` (key -> :class:`_Moves`),
+and ``runs``, the scratch space that reads an answer (:func:`_runs_space`)."""
 
 
 @lru_cache(maxsize=64)
@@ -1793,58 +1808,223 @@ class FastSearch:
     def root_hi(self) -> int:
         return int(_root_bound(self.tk, self.tv, self.ts, 1, -NEG))
 
-    def melds(self) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
+    def melds(self) -> CoreMelds:
         """Follow the memoised choices from the root and turn them into melds (their ranks
         turned back when the search started at another rank than the A)."""
-        melds = _melds_from(self.tk, self.tv, self.ts, self.mstore, self.L, self.M, self.s)
-        k = self.shift
-        if k:
-            return [
-                (is_run, [(s, (r - 1 + k) % 13 + 1, j, t) for s, r, j, t in its])
-                for is_run, its in melds
-            ]
-        return melds
+        return _melds_from(
+            self.tk, self.tv, self.ts, self.mstore, self.L, self.M, self.s, self.shift
+        )
 
 
 def _melds_from(
-    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec
-) -> list[tuple[bool, list[tuple[int, int, bool, bool]]]]:
-    """The melds of the memo's best line from the root (:meth:`FastSearch.melds`)."""
-    path = _path(tk, tv, ts, mstore, 13)
-    items, sets, debt, is_open = _runs_of(path, mstore, L, M)
-    Item = tuple[int, int, bool, bool]
-    melds: list[tuple[bool, list[Item]]] = []
-    # runs open after the K (leaving) and debts, per suit, to be joined over the corner
-    leaving: list[list[list[Item]]] = [[], [], [], []]
-    debts: list[list[list[Item]]] = [[], [], [], []]
+    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, spec: CoreSpec, shift: int = 0
+) -> CoreMelds:
+    """The melds of the memo's best line from the root (:meth:`FastSearch.melds`), with
+    their items' codes; ``shift``: the rank index the search started at (its ranks are
+    turned back: a run's pieces are joined and cut by their lengths, not their ranks)."""
+    ws = getattr(_shared, "runs", None)
+    if ws is None:
+        ws = _shared.runs = _runs_space()
+        if not _answer_loaded:
+            # numba loads a function's machine code on its first call (10-15 ms): the
+            # answer's melds are read from these codes (answer_arrays), so it loads with
+            # this reading, not on whichever later position first hands over its codes
+            answer_arrays(np.zeros(3, np.int64), np.array([12], np.int64), LOW)
+            _answer_loaded.append(True)
+    codes, ends, sets, debt, is_open = _answer_rows(tk, tv, ts, mstore, L, M, shift, ws)
+    item = ITEMS[0].__getitem__
+    flat = codes.tolist()
+    bounds = ends.tolist()
     owed = debt.tolist()
-    still_open = is_open.tolist() if spec.ace != LOW else [0] * len(owed)
-    # the rows come grouped by run, the runs in the order of their ids
-    its: list[Item] = []
-    last = -1
-    for run, suit, rank, joker in items.tolist():
-        if run != last:
-            last = run
-            its = []
+    still_open = is_open.tolist() if spec.ace != LOW else ()
+    melds = CoreMelds()
+    if not any(owed) and not any(still_open):
+        # no run came round the K-A corner or is open after the K: the runs as they are
+        melds.extend((True, list(map(item, flat[a:b]))) for a, b in pairwise(bounds))
+        melds.heads = heads = [(b - a) * 4 + 2 for a, b in pairwise(bounds)]
+    else:
+        Item = tuple[int, int, bool, bool]
+        # runs open after the K (leaving) and debts, per suit, to be joined over the corner
+        leaving: list[list[list[Item]]] = [[], [], [], []]
+        debts: list[list[list[Item]]] = [[], [], [], []]
+        for run, (a, b) in enumerate(pairwise(bounds)):
+            its = list(map(item, flat[a:b]))
             if owed[run]:
-                debts[suit].append(its)
+                debts[its[0][0]].append(its)
             elif still_open[run]:
-                leaving[suit].append(its)
+                leaving[its[0][0]].append(its)
             else:
                 melds.append((True, its))
-        its.append((suit, rank, joker == 1, False))
-    for s in range(4):
-        joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
-        for its in joined:
-            if len(its) <= 13:
-                melds.append((True, its))
-            else:
-                melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+        for s in range(4):
+            joined = _join_corner(leaving[s], debts[s], L, M) if debts[s] else leaving[s]
+            for its in joined:
+                if len(its) <= 13:
+                    melds.append((True, its))
+                else:
+                    melds.extend((True, piece) for piece in split_run(its, L, spec.min_nat))
+        flat = [s * 32 + r * 2 + j for _is_run, its in melds for s, r, j, _t in its]
+        melds.heads = heads = [len(its) * 4 + 2 for _is_run, its in melds]
+    melds.codes = flat
     min_nat, set_max = spec.min_nat, spec.set_max
     for r, (n0, n1, n2, n3, k) in enumerate(sets.tolist()):
         if n0 or n1 or n2 or n3 or k:
-            melds.extend(set_melds((n0, n1, n2, n3), k, r, False, min_nat, set_max))
+            # set_melds' sets, their items picked from the rank's codes
+            here = _RANK_CODES[(r + shift) % 13]
+            for pick in set_cut((n0, n1, n2, n3), k, min_nat, set_max):
+                got = pick(here)
+                melds.append((False, list(map(item, got))))
+                flat.extend(got)
+                heads.append(len(got) * 4)
     return melds
+
+
+@_jit
+def answer_arrays(codes: Any, heads: Any, ace: int) -> Any:
+    """What ``table._Solver.answer`` makes of melds given as codes (:class:`CoreMelds`:
+    items ``suit * 32 + rank * 2 + joker``, heads ``items * 4 + is_run * 2 + tag``), per
+    meld: its digits ``suit << 5 | rank << 1 | joker`` in normal order (a set by suit,
+    naturals first; a run as written), whether that is its normal form (a set of one rank,
+    a run of one suit in run order; else ``answer`` orders it in Python), its key
+    (``table._set_key``, ``table._run_key``), its sort key in two parts (``hi << 63 |
+    lo``), and the first meld before it with the same digits (-1: none); and the cards of
+    all melds counted by card code (``suit * 13 + rank - 1``, 52 for a joker)."""
+    m = heads.shape[0]
+    digits = codes.copy()
+    ok = np.zeros(m, np.int64)
+    key = np.zeros(m, np.int64)
+    hi = np.zeros(m, np.int64)
+    lo = np.zeros(m, np.int64)
+    same = np.full(m, -1, np.int64)
+    start = np.zeros(m + 1, np.int64)
+    counts = np.zeros(53, np.int64)
+    low63 = (1 << 63) - 1
+    for i in range(m):
+        n = heads[i] >> 2
+        a = start[i]
+        b = a + n
+        start[i + 1] = b
+        for x in range(a, b):
+            d = digits[x]
+            if d & 1:
+                counts[52] += 1
+            else:
+                counts[(d >> 5) * 13 + ((d >> 1) & 15) - 1] += 1
+        r0 = (digits[a] >> 1) & 15
+        is_set = ((digits[b - 1] >> 1) & 15) == r0
+        if is_set:
+            for x in range(a + 1, b):  # by suit, naturals first (insertion sort)
+                d = digits[x]
+                y = x - 1
+                while y >= a and digits[y] > d:
+                    digits[y + 1] = digits[y]
+                    y -= 1
+                digits[y + 1] = d
+        # an earlier meld with the same digits (only those in normal form are looked up)
+        for j in range(i):
+            if ok[j] and start[j + 1] - start[j] == n:
+                eq = True
+                for x in range(n):
+                    if digits[start[j] + x] != digits[a + x]:
+                        eq = False
+                        break
+                if eq:
+                    same[i] = j
+                    break
+        if same[i] >= 0 or n > 16 or not 0 < r0 < 14:
+            continue
+        s0 = digits[a] >> 5
+        nat_suits = 0
+        joker_suits = 0
+        joker_ranks = 0
+        good = True
+        if is_set:
+            for x in range(a, b):
+                d = digits[x]
+                if (d >> 1) & 15 != r0:
+                    good = False
+                    break
+                if d & 1:
+                    joker_suits += 1 << (8 * (d >> 5))
+                else:
+                    nat_suits |= 1 << (d >> 5)
+            if not good:
+                continue
+            key[i] = (1 << (r0 - 1)) | nat_suits << 13 | joker_suits << 17
+        else:
+            top = r0 + n - 1
+            if ace == LOW:
+                good = top <= 13
+            elif ace == HIGH:
+                good = top <= 13 or (top == 14 and n < 13)
+            else:
+                good = n < 13 or (n == 13 and r0 == 1)
+            ranks = 0
+            for k in range(n):
+                if not good:
+                    break
+                d = digits[a + k]
+                r = (r0 - 1 + k) % 13 + 1
+                if d >> 5 != s0 or (d >> 1) & 15 != r:
+                    good = False
+                    break
+                ranks |= 1 << (r - 1)
+                if d & 1:
+                    joker_ranks |= 1 << (r - 1)
+            if not good:
+                continue
+            key[i] = -(ranks | joker_ranks << 13 | (1 << s0) << 26)
+        ok[i] = 1
+        # (s0 << 4 | r0) << 116 | (16 - n) << 112 | digit k at bit 7 * (15 - k)
+        h = (s0 << 4 | r0) << 53 | (16 - n) << 49
+        w = 0
+        for k in range(n):
+            d = digits[a + k]
+            p = 7 * (15 - k)
+            if p >= 63:
+                h |= d << (p - 63)
+            elif p + 7 <= 63:
+                w |= d << p
+            else:
+                w |= (d << p) & low63
+                h |= d >> (63 - p)
+        hi[i] = h
+        lo[i] = w
+    return digits, ok, key, hi, lo, same, counts
+
+
+_answer_loaded: list[bool] = []
+"""Non-empty once :func:`answer_arrays` was called in this process (:func:`_melds_from`)."""
+
+_RANK_CODES = tuple(
+    tuple(s * 32 + (r + 1) * 2 + joker for s in range(4) for joker in (0, 1)) for r in range(13)
+)
+"""The codes of the items a set of rank index r may hold, item ``2 * suit + joker`` (the
+order of ``_problem._rank_items``)."""
+
+
+@_jit
+def _answer_rows(
+    tk: Any, tv: Any, ts: Any, mstore: Any, L: int, M: int, shift: int, ws: Any
+) -> Any:
+    """The runs and sets of the memo's best line from the root (:func:`_path`,
+    :func:`_runs_into` on the scratch space ``ws``) as :func:`_melds_from` reads them: the
+    runs' items as codes ``suit * 32 + rank * 2 + joker``, their ranks turned back by
+    ``shift`` (grouped by run, in rank order), and where each run's items end (run ``g``:
+    ``ends[g]`` to ``ends[g + 1]``), the sets per rank (of the search's ranks), and per run
+    whether it is a debt and whether it is still open after the K."""
+    path = _path(tk, tv, ts, mstore, 13)
+    rows, sets, debt, is_open = _runs_into(path, mstore, L, M, ws)
+    n = rows.shape[0]
+    runs = debt.shape[0]
+    codes = np.empty(n, np.int64)
+    ends = np.zeros(runs + 1, np.int64)
+    for x in range(n):
+        rank = (rows[x, 2] - 1 + shift) % 13 + 1
+        codes[x] = rows[x, 1] * 32 + rank * 2 + rows[x, 3]
+        ends[rows[x, 0] + 1] += 1
+    for g in range(runs):
+        ends[g + 1] += ends[g]
+    return codes, ends, sets.copy(), debt.copy(), is_open.copy()
 
 
 def window_arrays(
@@ -1968,19 +2148,30 @@ def cuts(prob: CoreProblem) -> list[int]:
     benchmark's wrap-around positions the states of the best of the 13 cuts varied up to
     20 times between cuts, and no cheap rule picked the best; the rank with the fewest
     cards starts with the fewest guesses."""
-    few = min(
-        range(13), key=lambda c: (sum(prob.table[s][c] + prob.hand[s][c] for s in range(4)), c)
-    )
+    cards = [sum(col) for col in zip(*prob.table, *prob.hand, strict=True)]
+    few = cards.index(min(cards))
     return [0] if few == 0 else [0, few]
 
 
 def _rotated(prob: CoreProblem, k: int) -> CoreProblem:
-    """The problem with rank index ``k`` first (wrap-around aces)."""
+    """The problem with rank index ``k`` first (wrap-around aces). The last one is
+    remembered: the race guesses its first search's direction on the problem rotated to
+    its cut (``_dp._late_need``), and that search starts from the same rotation."""
+    last = _last_rotation[0]
+    if last is not None and last[0] is prob and last[1] == k:
+        return last[2]
 
     def rot(rows: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
         return tuple(row[k:] + row[:k] for row in rows)
 
-    return replace(prob, table=rot(prob.table), hand=rot(prob.hand), weight=rot(prob.weight))
+    got = replace(prob, table=rot(prob.table), hand=rot(prob.hand), weight=rot(prob.weight))
+    _last_rotation[0] = (prob, k, got)
+    return got
+
+
+_last_rotation: list[tuple[CoreProblem, int, CoreProblem] | None] = [None]
+"""The last problem :func:`_rotated` turned, the rank it turned it to, and the result (one
+tuple, replaced whole: threads that share it see one or the other)."""
 
 
 def _join_corner(
@@ -2036,12 +2227,6 @@ def _runs_space() -> Any:
         np.zeros((4 * 13 * 16, 4), np.int64),
         np.zeros(4 * 13 * 16 + 1, np.int64),
     )
-
-
-@_jit
-def _runs_of(path: Any, mstore: Any, L: int, M: int) -> Any:
-    """:func:`_runs_into` on scratch space of its own."""
-    return _runs_into(path, mstore, L, M, _runs_space())
 
 
 @_jit

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "HIGH",
+    "ITEMS",
     "LOW",
     "NEG",
     "OPEN_NONE",
@@ -24,10 +25,12 @@ __all__ = [
     "OPEN_RUN",
     "WRAP",
     "BudgetExceeded",
+    "CoreMelds",
     "CoreProblem",
     "CoreResult",
     "CoreSpec",
     "Prover",
+    "set_cut",
     "set_jokers",
     "set_melds",
     "split_run",
@@ -90,6 +93,26 @@ class CoreResult:
     score: int
     melds: list[tuple[bool, list[tuple[int, int, bool, bool]]]] = field(default_factory=list)
     states: int = 0
+
+
+ITEMS = tuple(
+    tuple((v >> 5, (v >> 1) & 15, bool(v & 1), tag) for v in range(128)) for tag in (False, True)
+)
+"""The items of :class:`CoreResult` melds by code ``suit * 32 + rank * 2 + joker``, untagged
+and tagged (shared tuples: building them is most of the cost of reading an answer)."""
+
+
+class CoreMelds(list[tuple[bool, list[tuple[int, int, bool, bool]]]]):
+    """Core melds (:class:`CoreResult`) that also hold their items as numbers, as the
+    compiled search's answer reads them (:func:`._fast._melds_from`): ``codes``, every
+    item's ``suit * 32 + rank * 2 + joker`` meld after meld, and ``heads``, per meld
+    ``items * 4 + is_run * 2 + tag`` (what the compiled tie-break reads: the items are
+    not read again). A copy or a sum of such lists is a plain list."""
+
+    __slots__ = ("codes", "heads")
+
+    codes: list[int]
+    heads: list[int]
 
 
 # -- sets ------------------------------------------------------------------------------
@@ -171,23 +194,23 @@ def set_melds(
     """The sets of rank index ``r`` holding ``naturals[s]`` naturals of each suit s and
     ``jokers`` jokers (a joker stands for a suit missing from its set)."""
     items = _rank_items(r + 1, tag)
-    return [(False, list(pick(items))) for pick in _set_cut(naturals, jokers, min_nat, set_max)]
+    return [(False, list(pick(items))) for pick in set_cut(naturals, jokers, min_nat, set_max)]
 
 
 @cache
 def _rank_items(rank: int, tag: bool) -> tuple[tuple[int, int, bool, bool], ...]:
-    """The items a set of ``rank`` may hold, item ``2 * suit + joker`` (:func:`_set_cut`)."""
+    """The items a set of ``rank`` may hold, item ``2 * suit + joker`` (:func:`set_cut`)."""
     return tuple((s, rank, joker, tag) for s in range(4) for joker in (False, True))
 
 
 @cache
-def _set_cut(
+def set_cut(
     naturals: tuple[int, ...], jokers: int, min_nat: int, set_max: int
-) -> tuple[Callable[[tuple[tuple[int, int, bool, bool], ...]], Any], ...]:
+) -> tuple[Callable[[tuple[Any, ...]], Any], ...]:
     """The sets of :func:`set_melds` without their rank, remembered per shape (the ranks
     of a table repeat their shapes): per set, what picks its items from a rank's
-    :func:`_rank_items` (the naturals by suit, then each joker for a missing suit in
-    turn; a set holds three items or more, so each pick is a tuple)."""
+    :func:`_rank_items`, or from their codes (the naturals by suit, then each joker for a
+    missing suit in turn; a set holds three items or more, so each pick is a tuple)."""
     parts = _set_parts(naturals, jokers, min_nat, set_max)
     assert parts is not None
     out = []

@@ -53,6 +53,7 @@ from openrummy.solve._problem import (
     OPEN_RUN,
     WRAP,
     BudgetExceeded,
+    CoreMelds,
     CoreProblem,
     CoreResult,
     CoreSpec,
@@ -61,6 +62,8 @@ from openrummy.solve.compiled import available as compiled_available
 from openrummy.solve.settings import DEFAULT_SETTINGS, SolverSettings
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from openrummy.solve._fast import BareSearch
     from openrummy.solve._opening import OpeningMeld
 
@@ -162,11 +165,10 @@ def _check_supply(rules: ManipulationRules, cards: Sequence[Card]) -> None:
 def _supply(
     rules: ManipulationRules,
     t_codes: Sequence[int],
-    t_cards: Sequence[Card],
     h_cards: Sequence[Card],
 ) -> tuple[list[int], list[int]]:
-    """:func:`_check_supply` of the table's cards (their codes given too) and the hand's,
-    and the counts of each by card code."""
+    """:func:`_check_supply` of the table's cards (by card code) and the hand's, and the
+    counts of each by card code."""
     deck = _deck(rules)
     h_codes = _card_codes(h_cards)
     t_count = [0] * (_JOKER_CODE + 1)
@@ -181,8 +183,13 @@ def _supply(
         or max(t_count[:_JOKER_CODE]) > copies
         or any(t_count[c] + h_count[c] > copies for c in h_codes if c != _JOKER_CODE)
     ):
-        _check_supply(rules, [*t_cards, *h_cards])  # raises
+        _check_supply(rules, [*(deck.cards[c] for c in t_codes), *h_cards])  # raises
     return t_count, h_count
+
+
+def _code_rows(count: list[int]) -> tuple[list[list[int]], int]:
+    """:func:`_counts` of the cards counted by card code."""
+    return [count[0:13], count[13:26], count[26:39], count[39:52]], count[_JOKER_CODE]
 
 
 def _counts(cards: Sequence[Card]) -> tuple[list[list[int]], int]:
@@ -518,20 +525,30 @@ class _Solver:
         self.rules = rules
         self.settings = settings
         deck = _deck(rules)
-        self.tiles = deck.tiles
-        self.hand = _norm_cards(hand, deck.tiles)
+        self.tiles = tiles = deck.tiles
         self.spec = _spec(rules, open_mode, open_all)
-        self.h, self.hj = _counts(self.hand)
+        # the hand as the deck's shared cards, counted, and its penalty value (one pass)
+        nat = _naturals(tiles)
         pen = deck.penalty
+        own: list[Card] = []
+        h = [[0] * 13 for _ in range(4)]
+        hj = value = 0
+        for c in hand:
+            s = c.suit
+            if s is None:
+                own.append(JOKER)
+                hj += 1
+                value += pen[_JOKER_CODE]
+            else:
+                r = c.rank - 1
+                own.append(nat[s][r])
+                h[s][r] += 1
+                value += pen[s * 13 + r]
+        self.hand = own
+        self.h, self.hj = h, hj
         # the count unit: above any sum of values (a given one: scores comparable with
         # another solver's whose hand holds this one)
-        self.big = big or (
-            sum(
-                pen[_JOKER_CODE] if c.suit is None else pen[c.suit * 13 + c.rank - 1]
-                for c in self.hand
-            )
-            + 1
-        )
+        self.big = big or value + 1
         self.weight = _weights(rules, self.big)
         self.jw = self.big + pen[_JOKER_CODE]
 
@@ -549,20 +566,40 @@ class _Solver:
         spec = self.spec
         jm = tj + self.hj
         L, M = spec.min_len, spec.min_nat
-        cyc = spec.ace == WRAP
+        sets = spec.set_max >= 3
+        # With at most one natural required, a window of length L through a card is as
+        # good as any longer one (it has no more gaps); with more, the naturals may be
+        # further apart than L (3S JK JK 6S), so every length up to 13 counts.
+        windows = _windows(spec.ace, L, L if M <= 1 else 13)
         cells = [(s, r) for s in range(4) for r in range(13) if h[s][r]]
         changed = True
         while changed:
             changed = False
-            av = [[a + b for a, b in zip(t[s], h[s], strict=True)] for s in range(4)]
+            # per suit, the ranks with a natural (table or hand) as a bit mask; per rank,
+            # the suits present
+            present = [0, 0, 0, 0]
+            here = [0] * 13
+            for s in range(4):
+                ts, hs = t[s], h[s]
+                bits = 0
+                for r in range(13):
+                    if ts[r] or hs[r]:
+                        bits |= 1 << r
+                        here[r] += 1
+                present[s] = bits
             for s, r in cells:
                 if h[s][r] == 0:
                     continue
-                others = (av[0][r] > 0) + (av[1][r] > 0) + (av[2][r] > 0) + (av[3][r] > 0) - 1
-                ok = spec.set_max >= 3 and others + jm >= 2 and 1 + min(others, 3) >= M
-                if not ok:
-                    ok = self._run_through(av[s], r, L, M, jm, cyc)
-                if not ok:
+                others = here[r] - 1
+                if sets and others + jm >= 2 and 1 + min(others, 3) >= M:
+                    continue
+                # a run window through it
+                row = present[s]
+                for ln, mask in windows[r]:
+                    nat = (row & mask).bit_count()
+                    if ln - nat <= jm and nat >= M:
+                        break
+                else:
                     h[s][r] = 0
                     changed = True
         return h
@@ -600,7 +637,7 @@ class _Solver:
                     others = here[r] - 1
                     if others + jm >= 2 and 1 + min(others, 3) >= M:
                         continue
-                # a run window through it (see :meth:`_run_through`)
+                # a run window through it (see :meth:`usable_hand`)
                 row = present[s]
                 for ln, mask in windows[r]:
                     nat = (row & mask).bit_count()
@@ -608,18 +645,6 @@ class _Solver:
                         break
                 else:
                     return True
-        return False
-
-    def _run_through(self, row: list[int], r: int, L: int, M: int, jm: int, cyc: bool) -> bool:
-        # With at most one natural required, a window of length L through the card is
-        # as good as any longer one (it has no more gaps); with more, the naturals may be
-        # further apart than L (3S JK JK 6S), so every length up to 13 counts.
-        longest = L if M <= 1 else 13
-        present = sum(1 << x for x in range(13) if row[x] > 0)
-        for ln, mask in _windows(self.spec.ace, L, longest)[r]:
-            nat = (present & mask).bit_count()
-            if ln - nat <= jm and nat >= M:
-                return True
         return False
 
     def solve(
@@ -631,8 +656,11 @@ class _Solver:
         target: int | None = None,
         budget: int | None = None,
         floor: int | None = None,
+        counts: tuple[list[list[int]], int] | None = None,
     ) -> CoreResult:
-        t, tj = _counts(table)
+        """The best play on ``table`` (:meth:`solve_counts`); ``counts``: its counts
+        (:func:`_counts`) if the caller has them (they are only read)."""
+        t, tj = counts if counts is not None else _counts(table)
         return self.solve_counts(
             t, tj, melds=melds, lower=lower, target=target, budget=budget, floor=floor
         )
@@ -776,6 +804,8 @@ class _Solver:
         """Core melds as :class:`Meld` values in normal form (as :func:`_core_meld` makes
         them), each with a sort key in the order of :func:`_meld_order`, its opening tag
         and its key; their cards are added to ``counts`` (by card code)."""
+        if isinstance(res.melds, CoreMelds):
+            return self._answer_codes(res.melds, counts)
         deck = _deck(self.rules)
         made = deck.by_digit
         code = deck.code_by_digit
@@ -831,6 +861,42 @@ class _Solver:
             meld = Meld(tuple(melded))
             seen[order << 4 | n] = (sort_key, meld, key)
             out.append((sort_key, meld, tag, key))
+        return out
+
+    def _answer_codes(
+        self, melds: CoreMelds, counts: list[int]
+    ) -> list[tuple[int, Meld, bool, _Key | None]]:
+        """:meth:`answer` of the compiled search's answer, from its codes: the checks, keys,
+        sort keys and counts in one compiled call (``_fast.answer_arrays``), the melds in
+        Python (a meld in normal form from its digits, the others as :meth:`answer`
+        orders them)."""
+        import numpy as np
+
+        from openrummy.solve._fast import answer_arrays
+
+        deck = _deck(self.rules)
+        item = deck.by_digit.__getitem__
+        heads = melds.heads
+        got = answer_arrays(np.array(melds.codes, np.int64), np.array(heads, np.int64), deck.ace)
+        digits = got[0].tolist()
+        out: list[tuple[int, Meld, bool, _Key | None]] = []
+        scratch = [0] * (_JOKER_CODE + 1)  # (the call counted every meld's cards)
+        a = 0
+        for i, (h, ok, key, hi, lo, same) in enumerate(
+            zip(heads, *(x.tolist() for x in got[1:6]), strict=True)
+        ):
+            b = a + (h >> 2)
+            if same >= 0:
+                again = out[same]
+                out.append((again[0], again[1], bool(h & 1), again[3]))
+            elif ok:
+                meld = Meld(tuple(map(item, digits[a:b])))
+                out.append((hi << 63 | lo, meld, bool(h & 1), key))
+            else:
+                out.append(self._general(melds[i][1], scratch))
+            a = b
+        for c, k in enumerate(got[6].tolist()):
+            counts[c] += k
         return out
 
     def _general(
@@ -1021,10 +1087,12 @@ def _kept_count(
     held = set(kept)
     count = len(kept)
     if None not in new_keys and None not in keys:
-        left_keys = Counter(new_keys)
+        # (a plain dict: a Counter's lookup of a key it lacks is a call in Python)
+        left_keys = dict(Counter(new_keys))
         for i, k in enumerate(keys):
-            if left_keys[k] > 0 and i not in held:
-                left_keys[k] -= 1
+            still = left_keys.get(k)
+            if still and i not in held:
+                left_keys[k] = still - 1
                 count += 1
         return count
     left = Counter(new)
@@ -1068,12 +1136,13 @@ def best_play(
     melds, facts = _read_table(rules, table)
     if melds:
         t_codes = [c for _key, codes in facts for c in codes]
-        t_cards = [deck.cards[c] for c in t_codes]
     else:
-        t_cards = _norm_cards(table_cards(table), tiles)
-        t_codes = _card_codes(t_cards)
+        t_codes = _card_codes(_norm_cards(table_cards(table), tiles))
+    # the table's cards as the deck's shared ones: only the arrangement of a flat table
+    # and the opening's searches read them as cards (the play's search reads counts)
+    t_cards = [deck.cards[c] for c in t_codes] if not (melds and opened) else []
     h_cards = _norm_cards(hand, tiles)
-    t_count, h_count = _supply(rules, t_codes, t_cards, h_cards)
+    t_count, h_count = _supply(rules, t_codes, h_cards)
 
     o = rules.opening
     open_mode = OPEN_NONE
@@ -1135,7 +1204,7 @@ def best_play(
                     shortcut = _open_exact(solver, t_cards, lower, upper)
             elif open_mode == OPEN_RUN:
                 shortcut = _open_exact(solver, t_cards, lower)
-        res = shortcut or solver.solve(t_cards, melds=True, lower=lower)
+        res = shortcut or solver.solve(t_cards, melds=True, lower=lower, counts=_code_rows(t_count))
         base = []
         kept_idx = ()
         if res.score != NEG and keep_melds and melds:
@@ -1148,10 +1217,19 @@ def best_play(
         return BestPlay(tuple(melds), (), tuple(h_cards), 0, 0, len(melds), before=tuple(melds))
     # the new melds in play order, and the cards of the table after the play (by code)
     count_after = [0] * (_JOKER_CODE + 1)
+    if len(kept_idx) * 2 > len(melds):
+        # most melds kept: the table's cards but those of the melds not kept
+        count_after[:] = t_count
+        held = set(kept_idx)
+        for i, (_key, codes) in enumerate(facts):
+            if i not in held:
+                for c in codes:
+                    count_after[c] -= 1
+    else:
+        for i in kept_idx:
+            for c in facts[i][1]:
+                count_after[c] += 1
     new = sorted(solver.answer(res, count_after), key=itemgetter(0))
-    for i in kept_idx:
-        for c in facts[i][1]:
-            count_after[c] += 1
     after = [*base, *(m for _order, m, _tag, _key in new)]
     # the placed cards: those of the table after the play that were not on it
     placed: list[Card] = []
@@ -1211,13 +1289,12 @@ def can_place(
     melds, facts = _read_table(rules, table)
     if _frozen(rules, melds):
         return best_play(rules, melds, hand, keep_melds=False, settings=settings).count >= at_least
-    cards = _deck(rules).cards
     t_codes = [c for _key, codes in facts for c in codes]
-    t_cards = [cards[c] for c in t_codes]
     h_cards = _norm_cards(hand, tiles)
-    _supply(rules, t_codes, t_cards, h_cards)
+    t_count, _h_count = _supply(rules, t_codes, h_cards)
     solver = _Solver(rules, h_cards, OPEN_NONE, False, settings)
-    return solver.solve(t_cards, melds=False, target=at_least * solver.big).score != NEG
+    target = at_least * solver.big
+    return solver.solve([], melds=False, target=target, counts=_code_rows(t_count)).score != NEG
 
 
 def in_play_order(table: Sequence[Meld], key: Callable[[Meld], object] | None = None) -> bool:
@@ -1262,8 +1339,9 @@ def _open_then_play(
     if solver.spec.ace != LOW and solver.spec.min_len > 5:
         return lower, None, None
     rules = solver.rules
+    counts = _counts(table)  # (the solves below only read them)
     free = _Solver(rules, solver.hand, OPEN_NONE, False, solver.settings, big=solver.big)
-    relaxed = free.solve(table, melds=True)
+    relaxed = free.solve(table, melds=True, counts=counts)
     if relaxed.score == NEG:
         return lower, None, None
     made = free.to_melds(relaxed)
@@ -1300,7 +1378,7 @@ def _open_then_play(
         rest.subtract(down)
         assert min(rest.values(), default=0) >= 0, "an opening meld holds a card not in the hand"
         then = _Solver(rules, list(rest.elements()), OPEN_NONE, False, solver.settings)
-        sub = then.solve(table, melds=True)
+        sub = then.solve(table, melds=True, counts=counts)
         if sub.score == NEG:
             continue
         count, worth = divmod(sub.score, then.big)
@@ -1352,6 +1430,7 @@ def _open_exact(
         return CoreResult(NEG)  # no opening at all
     rules = solver.rules
     naturals = _naturals(solver.tiles)
+    counts = _counts(table)  # (the solves below only read them)
     # every hand card placed: nothing scores more
     top = sum(solver.big + rules.penalty_value(c) for c in solver.hand)
     # the best play without the opening rule bounds every way to open; beside a table it
@@ -1361,7 +1440,7 @@ def _open_exact(
         upper = top
     elif upper is None:
         free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
-        relaxed = free.solve(table, melds=True)
+        relaxed = free.solve(table, melds=True, counts=counts)
         upper = relaxed.score
         if relaxed.score != NEG:
             # from the hand alone every meld is the hand's: if together they are worth the
@@ -1394,7 +1473,9 @@ def _open_exact(
             # asked for one way, nor when the first placed every card.
             free = _Solver(rules, solver.hand, OPEN_NONE, False, settings, big=solver.big)
             try:
-                got = free.solve(table, melds=False, budget=settings.open_bound_budget).score
+                got = free.solve(
+                    table, melds=False, budget=settings.open_bound_budget, counts=counts
+                ).score
                 upper = min(upper, got)
             except BudgetExceeded:
                 pass
@@ -1408,7 +1489,7 @@ def _open_exact(
         # only a rest that beats the best so far (and reaches the known lower bound)
         # matters: one search proves that it cannot, or finds its best
         need = max(best + 1, lower) - worth
-        sub = then.solve(table, melds=True, floor=need if need > 0 else None)
+        sub = then.solve(table, melds=True, floor=need if need > 0 else None, counts=counts)
         if sub.score == NEG or worth + sub.score <= best:
             continue
         best = worth + sub.score
@@ -1500,6 +1581,56 @@ def _table_key(m: Meld) -> _MeldKey | None:
     return _meld_key(True, [(int(c.suit or 0), c.rank, j) for c, j in idents])
 
 
+def _encode_found(
+    found: list[tuple[bool, list[tuple[int, int, bool, bool]]]],
+) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], int, int]:
+    """:func:`._keep.encode_found` of a play: from the codes of the compiled search's
+    answer where it has them (:class:`._problem.CoreMelds`: its items are not read again),
+    else from the items."""
+    from openrummy.solve import _keep
+
+    if not isinstance(found, CoreMelds):
+        return _keep.encode_found(found)
+    import numpy as np
+
+    fvals = np.array(found.codes or [0], np.int64)
+    fheads = np.array(found.heads, np.int64)
+    jokers = fvals & 1
+    nat = fvals[jokers == 0] >> 1 if found else fvals[:0]
+    most = int(np.bincount(nat).max()) if nat.size else 0
+    return fvals, fheads, most, int(jokers.sum()) if found else 0
+
+
+_KEEPERS: dict[tuple[int, ...], tuple[object, ...]] = {}
+"""Tie-break arrays (:class:`._keep.Keeper`, which only reads them) by the identity of the
+rules' spec, weights and windows and the rest by value, with those objects."""
+
+
+def _keeper(
+    spec: CoreSpec,
+    weight: tuple[tuple[int, ...], ...],
+    jw: int,
+    windows: tuple[tuple[tuple[int, int], ...], ...],
+    most: int,
+    jokers: int,
+    budget: int,
+) -> Any:
+    """``_keep.Keeper(...)`` of these arguments, remembered per rule set (its arrays are
+    remembered by value already, but hashing the weights and windows cost more than the
+    rest of the set-up)."""
+    from openrummy.solve import _keep
+
+    key = (id(spec), id(weight), jw, id(windows), most, jokers, budget)
+    hit = _KEEPERS.get(key)
+    if hit is not None and hit[0] is spec and hit[1] is weight and hit[2] is windows:
+        return hit[3]
+    keeper = _keep.Keeper(spec, weight, jw, windows, most, jokers, budget)
+    if len(_KEEPERS) >= 256:
+        _KEEPERS.clear()
+    _KEEPERS[key] = (spec, weight, windows, keeper)
+    return keeper
+
+
 def _keep_greedy(
     solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
 ) -> tuple[list[int], CoreResult]:
@@ -1531,10 +1662,10 @@ def _keep_greedy(
         from openrummy.solve import _keep
 
         # the most copies of a card and the jokers the questions can hold: the new table's
-        encoded = _keep.encode_found(found.melds)
+        encoded = _encode_found(found.melds)
         _fvals, _fheads, most, nj = encoded
         if _keep.usable(spec, most, nj):
-            keeper = _keep.Keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
+            keeper = _keeper(spec, bare.weight, bare.jw, windows, most, nj, fast_budget)
             got = keeper.run(melds, found.melds, encoded)
             if got is not None:
                 return got[0], CoreResult(found.score, got[1])
