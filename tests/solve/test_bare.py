@@ -430,7 +430,9 @@ def test_the_copies_joker_bound_never_cuts_an_arrangement(
     rules = manipulation_rules(game, over)
     solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
     spec = solver.spec
-    bare = BareSearch(spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len))
+    bare = BareSearch(
+        spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
+    )
     low = spec.ace == LOW
     cyclic = not low
     L = spec.min_len
