@@ -1626,7 +1626,7 @@ def _bare(
         cut1 = (cut + 12) % 13
     tk0, tv0, ts0, tk1, tv1, ts1 = mem
     budget = prm[_BUDGET]
-    prm1 = prm.copy()
+    prm1 = prm
     cnt0 = _side_counts(tc, 0, cut, low)
     nxta0, scap0, suffix0, ubj0, _c0 = _bare_tables(cnt0, tj, L, set_max, cyclic)
     cnt1 = cnt0
@@ -1655,6 +1655,7 @@ def _bare(
         if cap > done1:
             if not started:
                 started = True
+                prm1 = prm.copy()
                 cnt1 = _side_counts(tc, 1, cut1, low)
                 nxta1, scap1, suffix1, ubj1, _c1 = _bare_tables(cnt1, tj, L, set_max, cyclic)
                 ts1[:] = -1
