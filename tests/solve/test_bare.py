@@ -23,6 +23,7 @@ from openrummy.rules import ManipulationRules
 from openrummy.solve import _keep, best_play, can_arrange, table
 from openrummy.solve._fast import (
     _ABORT,
+    _INFEASIBLE,
     _MCN,
     _STATES,
     _TOP,
@@ -374,12 +375,15 @@ def test_the_compiled_loop_reads_answers_back_as_unframed_does(ace: int) -> None
                 assert [(s, r, bool(j), False) for s, r, j in arr.tolist()] == want[1]
 
 
-def test_bare_tables_are_the_tables_of_prepare() -> None:
-    """``_fast._bare_tables`` (the tables of a question without a hand) gives exactly the
-    arrays ``_prepare`` gives, so the search runs the same (random counts, every ace
-    mode's kind of windows, run lengths, set sizes and joker counts)."""
+def test_bare_tables_are_the_tables_of_prepare_with_stronger_joker_bounds() -> None:
+    """``_fast._bare_tables`` (the tables of a question without a hand) gives the arrays
+    ``_prepare`` gives, except that its joker bounds ``ubj`` count all copies of a card
+    together (``_copies_need``): every entry is ``_prepare``'s or "no completion"
+    (random counts, every ace mode's kind of windows, run lengths, set sizes and joker
+    counts), and on some draws the bound is stronger."""
     rng = random.Random("bare tables")
     wt = np.ones((13, 4), np.int64)
+    stronger = 0
     for _ in range(400):
         cyclic = rng.random() < 0.6
         L = rng.choice((3, 4, 5)) if cyclic else rng.choice((2, 3, 4, 5, 7, 13, 15))
@@ -393,5 +397,94 @@ def test_bare_tables_are_the_tables_of_prepare() -> None:
                     cnt[0, r, s] = rng.randint(1, 4)
         want = _prepare(cnt, wt, jm, L, set_max, cyclic)
         got = _bare_tables(cnt, jm, L, set_max, cyclic)
-        for a, b in zip(want, got, strict=True):
-            assert np.array_equal(np.asarray(a), np.asarray(b)), (cyclic, L, set_max, jm)
+        for k, (a, b) in enumerate(zip(want, got, strict=True)):
+            a = np.asarray(a)
+            b = np.asarray(b)
+            if k != 3:
+                assert np.array_equal(a, b), (k, cyclic, L, set_max, jm)
+                continue
+            assert np.all((b == a) | (b == _INFEASIBLE)), (cyclic, L, set_max, jm)
+            stronger += not np.array_equal(a, b)
+    assert stronger >= 20, stronger
+
+
+FOUR_DECKS: list[tuple[str, dict[str, object]]] = [
+    ("robbers", {"deck.standard_decks": 4, "deck.printed_jokers": 6}),
+    ("robbers_s003", {"deck.standard_decks": 4, "deck.printed_jokers": 6}),
+    (
+        "robbers",
+        {"deck.standard_decks": 4, "deck.printed_jokers": 6, "meld.ace_mode": "HIGH_OR_LOW"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("game", "over"), FOUR_DECKS)
+def test_the_copies_joker_bound_never_cuts_an_arrangement(
+    game: str, over: dict[str, object]
+) -> None:
+    """The joker bounds of ``_bare_tables`` (all copies of a card counted together) are
+    exact: a question's search with them answers as the same search with ``_prepare``'s
+    bounds, on questions with many copies of a card and many jokers (four decks, six
+    jokers, each ace mode; tables of valid melds with a card taken out or added, and
+    random counts), read from random seams in either direction."""
+    rules = manipulation_rules(game, over)
+    solver = _Solver(rules, [], OPEN_NONE, False, DEFAULT_SETTINGS)
+    spec = solver.spec
+    bare = BareSearch(
+        spec, solver.weight, solver.jw, _windows(spec.ace, spec.min_len, spec.min_len)
+    )
+    low = spec.ace == LOW
+    cyclic = not low
+    L = spec.min_len
+    rng = random.Random(f"copies {game} {sorted(over.items())}")
+    answers = Counter[bool]()
+    cut_more = 0
+    for n in range(160):
+        if n % 2:
+            t, tj = _counts(_question(rng, rules, (10, 40), drop=0.5, add=0.5))
+        else:
+            t = [[0] * 13 for _ in range(4)]
+            dens = rng.uniform(0.2, 0.6)
+            for s in range(4):
+                for r in range(13):
+                    if rng.random() < dens:
+                        t[s][r] = rng.choice((1, 1, 2, 2, 3, 4))
+            tj = rng.randint(0, 6)
+        if not bare.fits(t, tj) or not any(map(any, t)):
+            continue
+        side = rng.randrange(2)
+        cut = rng.randrange(13) if cyclic else 0
+        cnt = _side_counts(np.array(t, np.int64), side, cut, low)
+        M = spec.min_nat if tj > L - spec.min_nat else 0
+        setj = _set_table(max(max(map(max, t)), 4), max(tj, 6), spec.min_nat, spec.set_max)
+        got = []
+        for tables in (
+            _bare_tables(cnt, tj, L, spec.set_max, cyclic),
+            _prepare(cnt, bare.wt, tj, L, spec.set_max, cyclic),
+        ):
+            nxta, scap, suffix, ubj, _most = tables
+            prm = np.array(
+                (
+                    *(L, M, tj, tj, bare.jw, 1 << 40, 13, 0, 0, 0, 0, 0, 1, NEG, spec.ace),
+                    *(_pin_mode(spec), spec.min_nat, spec.set_max, 1, 1),
+                ),
+                np.int64,
+            )
+            moves = FastSearch._shared_moves((L, M, spec.ace))
+            prm[_TOP] = moves.top
+            prm[_MCN] = moves.count
+            tk, tv, ts = bare_memos()[:3]
+            ts[:] = -1
+            lo, _hi, tk, tv, ts, moves.mcache = _ask(
+                0, cnt, bare.wt, nxta, scap, suffix, ubj, setj, prm, tk, tv, ts,
+                moves.mcache, moves.mstore,
+            )  # fmt: skip
+            moves.top = int(prm[_TOP])
+            moves.count = int(prm[_MCN])
+            assert not prm[_ABORT]
+            got.append((bool(lo >= 0), int(prm[_STATES])))
+        assert got[0][0] == got[1][0], (t, tj, side, cut)
+        answers[got[0][0]] += 1
+        cut_more += got[0][1] < got[1][1]
+    assert answers[True] >= 15 and answers[False] >= 15, answers
+    assert cut_more >= 5, cut_more

@@ -1390,6 +1390,59 @@ double; see :func:`_bare`)."""
 
 
 @_jit
+def _copies_need(
+    av: Any,
+    p: int,
+    s: int,
+    c: int,
+    rn: int,
+    runs: bool,
+    pos: int,
+    L: int,
+    set_max: int,
+    cyclic: bool,
+) -> int:
+    """The fewest jokers at ranks after ``pos`` that the ``c`` copies of cell (rank ``p``,
+    suit ``s``) need together, each copy in a meld of its own: ``x`` of them in sets and
+    the rest in runs, the least over ``x``. Sets: each of the ``x`` sets holds two cards
+    beside the copy, at most one of each other suit, so a suit with ``n`` cards at the rank
+    gives at most ``min(n, x)`` of them; jokers give the rest. Runs: each of the ``m`` runs
+    needs at least ``rn`` (the cheapest window's missing cards after ``pos``), and holds at
+    least ``L - 1`` of the cells within ``L - 1`` ranks of ``p``; such a cell after ``pos``
+    gives at most ``min(its copies, m)`` naturals to them, jokers the rest (a cell up to
+    ``pos`` is decided already and counts as giving them all)."""
+    best = 1 << 30
+    for x in range(c + 1):
+        sj = 0
+        if x:
+            if set_max < 3:
+                continue
+            sup = 0
+            for o in range(4):
+                if o != s:
+                    sup += min(av[p, o], x)
+            sj = max(0, 2 * x - sup)
+        m = c - x
+        rj = 0
+        if m:
+            if not runs:
+                continue
+            sup = 0
+            for dq in range(1 - L, L):
+                if dq == 0:
+                    continue
+                q = p + dq
+                if q < 0 or q > 12:
+                    if not cyclic:
+                        continue
+                    q %= 13
+                sup += min(av[q, s], m) if q > pos else m
+            rj = max(m * rn, (L - 1) * m - sup)
+        best = min(best, sj + rj)
+    return best
+
+
+@_jit
 def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     """:func:`_prepare`'s tables for a problem without a hand (``cnt[1]`` all zero), the
     same arrays at a fraction of the cost: with no hand the sums of hand weights are
@@ -1424,40 +1477,54 @@ def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
                 masks[p, s, nmask[p, s]] = m
                 nmask[p, s] += 1
     needc = np.zeros((13, 4), np.int64)
+    needo = np.zeros((13, 4), np.int64)
     used_s = np.zeros(4, np.bool_)
     used_r = np.zeros(13, np.bool_)
     for pos in range(13):
         above = ((1 << 13) - 1) & ~((1 << (pos + 1)) - 1)
-        needy = False
         live = False
         for p in range(pos + 1, 13):
             for s in range(4):
-                need = setneed[p, s]
+                c = av[p, s]
+                if c == 0:
+                    needc[p, s] = 0
+                    continue
+                rn = big
                 for w in range(nmask[p, s]):
-                    need = min(need, _POP13[masks[p, s, w] & above])
+                    rn = min(rn, _POP13[masks[p, s, w] & above])
+                one = min(setneed[p, s], rn)
+                needo[p, s] = one
+                if c == 1:
+                    need = one
+                else:
+                    need = _copies_need(av, p, s, c, rn, nmask[p, s] > 0, pos, L, set_max, cyclic)
+                need = min(need, big)
                 needc[p, s] = need
-                if need > 0 and av[p, s] > 0 and (nmask[p, s] > 0 or set_max >= 3):
+                if need > 0 and (nmask[p, s] > 0 or set_max >= 3):
                     live = True
-                    if need <= jm:
-                        needy = True
         if not live:
             # no card after pos needs a joker: nor after any later pos (the needs only
             # fall as pos grows, over fewer cards)
             break
-        if not needy:
-            continue
-        # the neediest cells first, no two in one suit or one rank (_prepare's picking)
-        used_s[:] = False
-        used_r[:] = False
+        # the neediest cells first, no two in one suit or one rank: once by the jokers
+        # each copy needs (_prepare's picking), once by all copies' need together
+        # (each pick is a lower bound; the larger counts)
         mand = 0
-        for want in range(jm, 0, -1):
-            for p in range(pos + 1, 13):
-                for s in range(4):
-                    if used_s[s] or used_r[p] or needc[p, s] != want or av[p, s] == 0:
-                        continue
-                    used_s[s] = True
-                    used_r[p] = True
-                    mand += want * av[p, s]
+        for by_copy in (True, False):
+            used_s[:] = False
+            used_r[:] = False
+            got = 0
+            for want in range(big if not by_copy else jm, 0, -1):
+                for p in range(pos + 1, 13):
+                    for s in range(4):
+                        if used_s[s] or used_r[p] or av[p, s] == 0:
+                            continue
+                        if (needo[p, s] if by_copy else needc[p, s]) != want:
+                            continue
+                        used_s[s] = True
+                        used_r[p] = True
+                        got += want * av[p, s] if by_copy else want
+            mand = max(mand, got)
         for k in range(min(mand, jm + 1)):
             for s in range(5):
                 ubj[pos, s, k] = _INFEASIBLE
@@ -1573,7 +1640,7 @@ def _bare(
         cut1 = (cut + 12) % 13
     tk0, tv0, ts0, tk1, tv1, ts1 = mem
     budget = prm[_BUDGET]
-    prm1 = prm.copy()
+    prm1 = prm
     cnt0 = _side_counts(tc, 0, cut, low)
     nxta0, scap0, suffix0, ubj0, _c0 = _bare_tables(cnt0, tj, L, set_max, cyclic)
     cnt1 = cnt0
@@ -1602,6 +1669,7 @@ def _bare(
         if cap > done1:
             if not started:
                 started = True
+                prm1 = prm.copy()
                 cnt1 = _side_counts(tc, 1, cut1, low)
                 nxta1, scap1, suffix1, ubj1, _c1 = _bare_tables(cnt1, tj, L, set_max, cyclic)
                 ts1[:] = -1

@@ -1631,6 +1631,16 @@ def _keeper(
     return keeper
 
 
+_KEEP_FAST_SHARE = 3
+"""The compiled core's questions of the kept-melds tie-break may visit ``keep_budget *
+compiled_state_factor`` states divided by this (300 * 16 / 3 = 1,600): over the 20
+positions of each variant row of ``bench/solver.py --variants`` the questions that ran
+past 1,600 states and answered yes kept no more melds in the end than stopping them did
+(at 4,800 states the sums of melds kept were lower or equal in every row), and on the
+four-deck rows at 80 cards they were a fifth of the questions' states. The Python core's
+questions keep the whole ``keep_budget``."""
+
+
 def _keep_greedy(
     solver: _Solver, melds: Sequence[Meld], found: CoreResult, *, whole: bool = True
 ) -> tuple[list[int], CoreResult]:
@@ -1645,7 +1655,8 @@ def _keep_greedy(
     hand: every card placed, no choice of what to place); if that fails, the melds with a
     card of one of its own ranks, or of a rank next to a card those melds leave over, join
     in. The hand cards placed never change, so every play on the way is optimal. A
-    question over ``settings.keep_budget`` states counts as "no".
+    question over ``settings.keep_budget`` states (the compiled core's: times
+    ``compiled_state_factor``, divided by ``_KEEP_FAST_SHARE``) counts as "no".
 
     With the compiled core loaded, the whole loop runs in one compiled call
     (``_keep.Keeper``, the same decisions) when every question fits it; ``whole=False``
@@ -1655,7 +1666,7 @@ def _keep_greedy(
     bare = _Solver(solver.rules, [], OPEN_NONE, False, settings)
     spec = bare.spec
     budget = settings.keep_budget
-    fast_budget = min(budget * settings.compiled_state_factor, 1 << 62)
+    fast_budget = min(budget * settings.compiled_state_factor // _KEEP_FAST_SHARE, 1 << 62)
     windows = _windows(spec.ace, spec.min_len, spec.min_len if spec.min_nat <= 1 else 13)
     loaded = settings.compiled and compiled.available() and compiled.loaded()
     if whole and loaded:
