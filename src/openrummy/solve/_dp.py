@@ -920,24 +920,33 @@ def _prover(prob: CoreProblem, spec: CoreSpec, budget: int, settings: SolverSett
 
                 up = _fast.FastSearch(prob, spec, fast, settings)
                 return _Race(up, [(high, _HIGH_MIRROR)], fast, settings.race_step)
-            back = mirrored(prob)
+            # the mirrored problem is made when a mirrored search starts (most races end
+            # with their first search)
+            back: list[CoreProblem] = []
 
-            def search(p: CoreProblem, cut: int) -> Callable[[], Prover]:
-                return lambda: _fast.FastSearch(p, spec, fast, settings, cut=cut)
+            def search(mirror: bool, cut: int) -> Callable[[], Prover]:
+                def make() -> Prover:
+                    if not mirror:
+                        return _fast.FastSearch(prob, spec, fast, settings, cut=cut)
+                    if not back:
+                        back.append(mirrored(prob))
+                    return _fast.FastSearch(back[0], spec, fast, settings, cut=cut)
+
+                return make
 
             # the first cut read up, then down (or down, then up when the hand cards that
             # need jokers lie late in its order: _late_need), then the other cuts
             c = order[0]
-            up_c = (search(prob, c), _SAME)
-            down_c = (search(back, (13 - c) % 13), _MIRROR)
+            up_c = (search(False, c), _SAME)
+            down_c = (search(True, (13 - c) % 13), _MIRROR)
             if _late_need(_fast._rotated(prob, c) if c else prob, spec) > 0:
                 up_c, down_c = down_c, up_c
             make, first_kind = up_c
             first = make()
             others: list[tuple[Callable[[], Prover], int]] = [down_c]
             for cut in order[1:]:
-                others.append((search(prob, cut), _SAME))
-                others.append((search(back, (13 - cut) % 13), _MIRROR))
+                others.append((search(False, cut), _SAME))
+                others.append((search(True, (13 - cut) % 13), _MIRROR))
             return _Race(first, others, fast, settings.race_step, first_kind)
     return _Prover(prob, spec, budget, settings)
 
