@@ -14,7 +14,9 @@ opened or not) with T drawn from 0–150 by ``random.Random(f"golden {seed}")``,
 eighth seed ``opening_position(seed)`` (a big hand that must open, with table play on the
 same turn), for seeds 0 to ``--count`` − 1; then ``hand_joker_position(seed)`` (1–4 jokers
 dealt to the hand, which random tables otherwise leave rare) for seeds 100000 to
-100000 + ``--joker-count`` − 1.
+100000 + ``--joker-count`` − 1; then ``many_decks_position(seed)`` (three or four decks with
+six jokers, every ace mode, 0–150 table cards, 14–28 hand cards) for seeds 200000 to 200000 +
+``--many-decks-count`` − 1.
 
 ``proof`` says how the optimum was established: ``"milp"`` (the integer program solved to
 optimality), ``"lp"`` (the solver's play, re-checked by the engine's commit checks C1–C8,
@@ -22,7 +24,10 @@ reaches the model's LP bound, so nothing better exists), or ``"none"`` (no feasi
 places a card). The file is written uncompressed to ``<out>.partial`` as it goes, so a run
 that is stopped goes on with ``--resume``; the finished file is gzipped.
 
-    .venv/bin/python scripts/golden_table.py --count 3000
+    .venv/bin/python scripts/golden_table.py --count 3000 --joker-count 400 --many-decks-count 300
+
+Only new seeds (after a count was raised) are computed with ``--resume`` once the finished
+file is unpacked to ``<out>.partial`` (``zcat <out> > <out>.partial``).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from helpers.positions import (  # noqa: E402
     Position,
     check_play,
     hand_joker_position,
+    many_decks_position,
     movable_cards,
     opening_position,
     random_position,
@@ -55,9 +61,12 @@ DEFAULT_OUT = ROOT / "tests" / "data" / "table_optima.jsonl.gz"
 
 
 JOKER_SEEDS = 100_000
+MANY_DECKS_SEEDS = 200_000
 
 
 def position_for(seed: int) -> tuple[str, Position]:
+    if seed >= MANY_DECKS_SEEDS:
+        return "many decks", many_decks_position(seed)
     if seed >= JOKER_SEEDS:
         return "hand jokers", hand_joker_position(seed)
     if seed % 8 == 7:
@@ -100,6 +109,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--count", type=int, default=3000)
     ap.add_argument("--joker-count", type=int, default=400)
+    ap.add_argument("--many-decks-count", type=int, default=300)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--resume", action="store_true", help="go on from <out>.partial")
     args = ap.parse_args()
@@ -111,7 +121,11 @@ def main() -> None:
         partial.unlink()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    seeds = [*range(args.count), *range(JOKER_SEEDS, JOKER_SEEDS + args.joker_count)]
+    seeds = [
+        *range(args.count),
+        *range(JOKER_SEEDS, JOKER_SEEDS + args.joker_count),
+        *range(MANY_DECKS_SEEDS, MANY_DECKS_SEEDS + args.many_decks_count),
+    ]
     with partial.open("a") as f:
         for i, seed in enumerate(seeds):
             if seed in done:

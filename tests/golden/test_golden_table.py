@@ -43,8 +43,9 @@ def rules_of(game: str, options: str) -> ManipulationRules:
 
 
 def test_the_golden_positions_cover_the_space() -> None:
-    """Every preset, ace mode, 0–6 jokers (in the hand too), opened and not, tables of 0 to
-    over 100 cards, and positions where the answer is to place nothing, some, or everything."""
+    """Every preset, ace mode, 0–6 jokers (in the hand too), two to four decks, opened and
+    not, tables of 0 to over 100 cards, and positions where the answer is to place nothing,
+    some, or everything."""
     seen: Counter[str] = Counter()
     sizes = []
     for e in positions():
@@ -55,6 +56,7 @@ def test_the_golden_positions_cover_the_space() -> None:
         seen[f"aces {rules.meld.ace_mode.name}"] += 1
         seen[f"jokers {sum(c.is_joker for c in hand) + sum(m.jokers for m in table)}"] += 1
         seen[f"opened {e['opened']}"] += 1
+        seen[f"decks {rules.deck.standard_decks} aces {rules.meld.ace_mode.name}"] += 1
         seen["hand jokers" if any(c.is_joker for c in hand) else "no hand jokers"] += 1
         seen["none" if e["count"] == 0 else "all" if e["count"] == len(hand) else "some"] += 1
         sizes.append(sum(len(m) for m in table))
@@ -63,6 +65,11 @@ def test_the_golden_positions_cover_the_space() -> None:
         "game rummikub",
         *(f"aces {m}" for m in ("LOW_ONLY", "HIGH_OR_LOW", "WRAPAROUND")),
         *(f"jokers {j}" for j in range(7)),
+        *(
+            f"decks {d} aces {m}"
+            for d in (2, 3, 4)
+            for m in ("LOW_ONLY", "HIGH_OR_LOW", "WRAPAROUND")
+        ),
         "opened True",
         "hand jokers",
         "opened False",

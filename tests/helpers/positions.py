@@ -195,6 +195,25 @@ def opening_position(seed: int) -> Position:
     return Position(rules, table, hand, False, f"seed={seed} {name} {over} opening")
 
 
+def many_decks_position(seed: int) -> Position:
+    """Three or four decks with six jokers (Robbers' Rummy), every ace mode in turn, up to 150
+    table cards, 14–28 hand cards, an opened player: the big tables the seed's rules allow
+    (with 14 cards beside 40 or more table cards nearly every hand is placed in full; the
+    smaller tables and bigger hands give the positions whose proofs leave cards over)."""
+    rng = random.Random(f"many decks {seed}")
+    over: dict[str, object] = {
+        "deck.standard_decks": rng.choice([3, 4]),
+        "deck.printed_jokers": 6,
+        "meld.ace_mode": ("LOW_ONLY", "HIGH_OR_LOW", "WRAPAROUND")[seed % 3],
+    }
+    rules = manipulation_rules("robbers", over)
+    pool = deck_of(rules)
+    rng.shuffle(pool)
+    table = random_table(rng, rules, pool, rng.randint(0, 150))
+    hand = pool[: rng.choice([14, 14, 18, 22, 28])]
+    return Position(rules, table, hand, True, f"seed={seed} robbers {over}")
+
+
 def check_play(
     rules: ManipulationRules,
     before: list[Meld],

@@ -3,7 +3,8 @@
 The golden files (``tests/golden``) hold fixed positions; this sample draws new ones each
 run from ``OPENRUMMY_SAMPLE_SEED`` (printed at the end of the run and in every failure;
 set it to repeat a run's sample): table positions over every preset, ace mode, 0–6 jokers,
-opening on and off, 0–150 table cards and hands holding jokers against the HiGHS model, and Indian hands of
+opening on and off, 0–150 table cards, hands holding jokers, and three or four decks with six
+jokers against the HiGHS model, and Indian hands of
 every preset against the exhaustive reference. The full seeded cross-checks are in
 ``test_table_cross.py`` and ``test_hand_crosscheck.py`` (the exhaustive tier).
 """
@@ -19,6 +20,7 @@ from helpers.hand_reference import biased_hand, reference, revalidate
 from helpers.positions import (
     assert_matches_reference,
     hand_joker_position,
+    many_decks_position,
     opening_position,
     random_position,
 )
@@ -41,6 +43,8 @@ def test_fresh_table_positions_match_the_reference(chunk: int) -> None:
             p = opening_position(position_seed)
         elif kind < 0.25:
             p = hand_joker_position(position_seed)
+        elif kind < 0.3125:
+            p = many_decks_position(position_seed)
         else:
             p = random_position(position_seed, table_cards=rng.randint(0, 150))
         try:

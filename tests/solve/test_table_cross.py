@@ -22,11 +22,10 @@ from helpers.ilp_reference import Optimum, optimum
 from helpers.positions import (
     Position,
     check_play,
-    deck_of,
+    many_decks_position,
     movable_cards,
     opening_position,
     random_position,
-    random_table,
 )
 from openrummy.cards import JOKER, Card, Suit
 from openrummy.melds import AceMode, Meld
@@ -80,33 +79,18 @@ def test_matches_reference_on_random_positions(chunk: int) -> None:
     assert seen["all placed"] + seen["hard"] == PER_CHUNK
 
 
-def _many_decks_position(seed: int) -> Position:
-    """Three or four decks with six jokers, every ace mode, 40–150 table cards, 14 cards."""
-    rng = random.Random(f"many decks {seed}")
-    over: dict[str, object] = {
-        "deck.standard_decks": rng.choice([3, 4]),
-        "deck.printed_jokers": 6,
-        "meld.ace_mode": ("LOW_ONLY", "HIGH_OR_LOW", "WRAPAROUND")[seed % 3],
-    }
-    rules = manipulation_rules("robbers", over)
-    pool = deck_of(rules)
-    rng.shuffle(pool)
-    table = random_table(rng, rules, pool, rng.randint(40, 150))
-    return Position(rules, table, pool[:14], True, f"seed={seed} robbers {over}")
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_many_decks_and_six_jokers_match_the_reference(seed: int) -> None:
     """Three or four decks with six jokers in each ace mode (the compiled core answers all
     of them), against the reference; more seeds in the exhaustive tier."""
-    _compare(_many_decks_position(seed))
+    _compare(many_decks_position(seed))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_many_decks_and_six_jokers_match_the_reference_exhaustive(chunk: int) -> None:
     for seed in range(3 + chunk * 15, 3 + (chunk + 1) * 15):
-        _compare(_many_decks_position(seed))
+        _compare(many_decks_position(seed))
 
 
 MILP_CHUNKS = 4
@@ -319,8 +303,8 @@ def test_either_rank_order_alone_and_the_race_agree(monkeypatch: pytest.MonkeyPa
         got = real_melds(self)
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
-        mirrored_melds += self.reversed[i] != dp_module._SAME
-        high_mirrored_melds += self.reversed[i] == dp_module._HIGH_MIRROR
+        mirrored_melds += self.kinds[i] != dp_module._SAME
+        high_mirrored_melds += self.kinds[i] == dp_module._HIGH_MIRROR
         return got
 
     monkeypatch.setattr(dp_module._Race, "melds", melds_spy)
@@ -370,7 +354,7 @@ def test_the_race_reads_downwards_first_when_the_hand_cards_needing_jokers_lie_l
         race = dp_module._prover(prob, spec, 1 << 30, DEFAULT_SETTINGS)
         assert isinstance(race, dp_module._Race)
         kind = dp_module._MIRROR if late else dp_module._SAME
-        assert race.reversed[0] == kind
+        assert race.kinds[0] == kind
         seen.add(kind)
         one_way = solve_core(prob, spec, settings=SolverSettings(race=False))
         assert solve_core(prob, spec).score == one_way.score

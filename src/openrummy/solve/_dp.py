@@ -768,7 +768,7 @@ class _Race:
         first_kind: int = _SAME,
     ) -> None:
         self.provers: list[Prover] = [first]
-        self.reversed: list[int] = [first_kind]
+        self.kinds: list[int] = [first_kind]
         self.pending = list(others)
         self.budget = budget
         self.step = max(step, 1)
@@ -797,7 +797,7 @@ class _Race:
             if i == len(self.provers):
                 make, rev = self.pending.pop(0)
                 self.provers.append(make())
-                self.reversed.append(rev)
+                self.kinds.append(rev)
             p = self.provers[i]
             left = self.budget - self.states
             if left <= 0:
@@ -810,7 +810,7 @@ class _Race:
             if i > 0 and (got is not None or proven < need):
                 # the order that answered goes first next time
                 self.provers.insert(0, self.provers.pop(i))
-                self.reversed.insert(0, self.reversed.pop(i))
+                self.kinds.insert(0, self.kinds.pop(i))
             if got is not None:
                 # another search may have proven a lower upper bound
                 return got[0], min(got[1], self.root_hi())
@@ -837,7 +837,7 @@ class _Race:
         lo = self.root_lo()
         i = next(i for i, p in enumerate(self.provers) if p.root_lo() == lo)
         got = self.provers[i].melds()
-        kind = self.reversed[i]
+        kind = self.kinds[i]
         if kind == _SAME:
             return got
         if kind == _HIGH_MIRROR:
