@@ -36,8 +36,9 @@ class SolverSettings:
     """
 
     compiled: bool = True
-    """Use the compiled core (numba) for the problems it handles (aces low, no opening
-    rule in force); False sends every problem to the Python core."""
+    """Use the compiled core (numba) for the problems it handles (every ace mode with no
+    opening rule in force, and opening turns through their list of ways to open; see
+    docs/solver.md); False sends every problem to the Python core."""
 
     race: bool = True
     """Race the compiled search against the same search of the mirrored problem (ranks
@@ -46,8 +47,8 @@ class SolverSettings:
     of them in turns; False asks one direction only."""
 
     race_step: int = 1_000
-    """States the first search of a race may visit before the mirrored search starts; each
-    turn's budget doubles after both have had one."""
+    """States the first search of a race may visit before the next one starts; each
+    turn's budget doubles after every search of the race has had one."""
 
     descent: int = 8
     """Questions asked from above ("can the rest reach the best the bounds allow?") before
