@@ -1164,6 +1164,34 @@ def _next_and_caps(av: Any, jm: int, set_max: int, cyclic: bool) -> Any:
 
 
 @_jit
+def _cell_windows(av: Any, suits_at: Any, big: int, L: int, set_max: int, cyclic: bool) -> Any:
+    """Per cell with naturals ``av[rank, suit]``: the jokers of its cheapest set
+    (``big`` where no set can hold it), and per run window through it the mask of the
+    window's ranks other than the cell's with no natural of its suit (``masks``, the
+    first ``nmask`` of 16 per cell)."""
+    setneed = np.full((13, 4), big, np.int64)
+    masks = np.zeros((13, 4, 16), np.int64)
+    nmask = np.zeros((13, 4), np.int64)
+    for p in range(13):
+        for s in range(4):
+            if av[p, s] == 0:
+                continue
+            if set_max >= 3:
+                setneed[p, s] = max(0, 3 - suits_at[p])
+            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
+                if not cyclic and a + L - 1 > 12:
+                    break
+                m = 0
+                for q0 in range(a, a + L):
+                    q = (q0 + 13) % 13
+                    if q != p and av[q, s] == 0:
+                        m |= 1 << q
+                masks[p, s, nmask[p, s]] = m
+                nmask[p, s] += 1
+    return setneed, masks, nmask
+
+
+@_jit
 def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     """Per-rank tables of a problem: the next rank's naturals per suit, how many naturals
     of a suit sets can take at a rank, and the upper bounds of the search.
@@ -1192,28 +1220,9 @@ def _prepare(cnt: Any, wt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> 
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
     needc = np.zeros((13, 4), np.int64)
-    # per cell with cards: the cheapest set's jokers, and per run window through it the
-    # mask of its ranks (other than the cell's) with no card of the suit; per pos the
-    # jokers it needs at ranks after pos are the bits of such a mask above pos
-    setneed = np.full((13, 4), big, np.int64)
-    masks = np.zeros((13, 4, 16), np.int64)
-    nmask = np.zeros((13, 4), np.int64)
-    for p in range(13):
-        for s in range(4):
-            if av[p, s] == 0:
-                continue
-            if set_max >= 3:
-                setneed[p, s] = max(0, 3 - suits_at[p])
-            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
-                if not cyclic and a + L - 1 > 12:
-                    break
-                m = 0
-                for q0 in range(a, a + L):
-                    q = (q0 + 13) % 13
-                    if q != p and av[q, s] == 0:
-                        m |= 1 << q
-                masks[p, s, nmask[p, s]] = m
-                nmask[p, s] += 1
+    # per pos the jokers a cell needs at ranks after pos are the bits of its windows'
+    # masks above pos
+    setneed, masks, nmask = _cell_windows(av, suits_at, big, L, set_max, cyclic)
     # scratch arrays of the loop below, cleared per rank (allocated once: a small
     # problem's set-up is mostly allocations otherwise)
     picked = np.zeros((13, 4), np.bool_)
@@ -1455,27 +1464,7 @@ def _bare_tables(cnt: Any, jm: int, L: int, set_max: int, cyclic: bool) -> Any:
     suffix = np.zeros((14, 5), np.int64)
     big = jm + 1
     ubj = np.zeros((14, 5, jm + 1), np.int64)
-    # per cell with cards: the cheapest set's jokers, and per run window through it the
-    # mask of its ranks (other than the cell's) with no card of the suit
-    setneed = np.full((13, 4), big, np.int64)
-    masks = np.zeros((13, 4, 16), np.int64)
-    nmask = np.zeros((13, 4), np.int64)
-    for p in range(13):
-        for s in range(4):
-            if av[p, s] == 0:
-                continue
-            if set_max >= 3:
-                setneed[p, s] = max(0, 3 - suits_at[p])
-            for a in range(p - L + 1 if cyclic else max(0, p - L + 1), p + 1):
-                if not cyclic and a + L - 1 > 12:
-                    break
-                m = 0
-                for q0 in range(a, a + L):
-                    q = (q0 + 13) % 13
-                    if q != p and av[q, s] == 0:
-                        m |= 1 << q
-                masks[p, s, nmask[p, s]] = m
-                nmask[p, s] += 1
+    setneed, masks, nmask = _cell_windows(av, suits_at, big, L, set_max, cyclic)
     needc = np.zeros((13, 4), np.int64)
     needo = np.zeros((13, 4), np.int64)
     used_s = np.zeros(4, np.bool_)

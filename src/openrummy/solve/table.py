@@ -255,6 +255,22 @@ def _naturals(tiles: bool) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(Card(r + 1, Suit(s), tiles) for r in range(13)) for s in range(4))
 
 
+def _presence(t: list[list[int]], h: list[list[int]]) -> tuple[list[int], list[int]]:
+    """Per suit, the ranks with a natural (table ``t`` or hand ``h`` counts) as a bit
+    mask; per rank, how many suits have one."""
+    present = [0, 0, 0, 0]
+    here = [0] * 13
+    for s in range(4):
+        ts, hs = t[s], h[s]
+        bits = 0
+        for r in range(13):
+            if ts[r] or hs[r]:
+                bits |= 1 << r
+                here[r] += 1
+        present[s] = bits
+    return present, here
+
+
 @cache
 def _windows(ace: int, L: int, longest: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per rank index, every run window of length ``L`` to ``longest`` (at most 13) through
@@ -575,18 +591,7 @@ class _Solver:
         changed = True
         while changed:
             changed = False
-            # per suit, the ranks with a natural (table or hand) as a bit mask; per rank,
-            # the suits present
-            present = [0, 0, 0, 0]
-            here = [0] * 13
-            for s in range(4):
-                ts, hs = t[s], h[s]
-                bits = 0
-                for r in range(13):
-                    if ts[r] or hs[r]:
-                        bits |= 1 << r
-                        here[r] += 1
-                present[s] = bits
+            present, here = _presence(t, h)
             for s, r in cells:
                 if h[s][r] == 0:
                     continue
@@ -616,17 +621,7 @@ class _Solver:
         sets = spec.set_max >= 3
         if sets and jm >= 2 and M <= 1:
             return False  # two jokers make a set with any card
-        # per suit, the ranks present (table or hand) as a bit mask
-        present = [0, 0, 0, 0]
-        here = [0] * 13  # suits present per rank
-        for s in range(4):
-            ts, hs = t[s], h[s]
-            bits = 0
-            for r in range(13):
-                if ts[r] or hs[r]:
-                    bits |= 1 << r
-                    here[r] += 1
-            present[s] = bits
+        present, here = _presence(t, h)
         windows = _windows(spec.ace, L, L if M <= 1 else 13)
         for s in range(4):
             ts = t[s]
