@@ -1164,6 +1164,18 @@ def _next_and_caps(av: Any, jm: int, set_max: int, cyclic: bool) -> Any:
 
 
 @_jit
+def _sort(a: Any, start: int, n: int) -> None:
+    """Sort ``a[start : start + n]`` in place (insertion sort: at most 16 entries)."""
+    for x in range(start + 1, start + n):
+        v = a[x]
+        y = x - 1
+        while y >= start and a[y] > v:
+            a[y + 1] = a[y]
+            y -= 1
+        a[y + 1] = v
+
+
+@_jit
 def _cell_windows(av: Any, suits_at: Any, big: int, L: int, set_max: int, cyclic: bool) -> Any:
     """Per cell with naturals ``av[rank, suit]``: the jokers of its cheapest set
     (``big`` where no set can hold it), and per run window through it the mask of the
@@ -1969,13 +1981,7 @@ def answer_arrays(codes: Any, heads: Any, ace: int) -> Any:
         r0 = (digits[a] >> 1) & 15
         is_set = ((digits[b - 1] >> 1) & 15) == r0
         if is_set:
-            for x in range(a + 1, b):  # by suit, naturals first (insertion sort)
-                d = digits[x]
-                y = x - 1
-                while y >= a and digits[y] > d:
-                    digits[y + 1] = digits[y]
-                    y -= 1
-                digits[y + 1] = d
+            _sort(digits, a, n)  # by suit, naturals first
         # an earlier meld with the same digits (only those in normal form are looked up)
         for j in range(i):
             if ok[j] and start[j + 1] - start[j] == n:

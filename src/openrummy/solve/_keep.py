@@ -39,6 +39,7 @@ from openrummy.solve._fast import (
     _runs_into,
     _runs_space,
     _set_table,
+    _sort,
     _weights,
     bare_memos,
     window_arrays,
@@ -237,18 +238,6 @@ def _hash(row: Any) -> int:
     for x in range(row[1]):
         h = h * 1000003 + row[2 + x] + 1
     return h  # type: ignore[no-any-return]
-
-
-@_jit
-def _sort(a: Any, start: int, n: int) -> None:
-    """Sort ``a[start : start + n]`` in place (insertion sort: at most 16 entries)."""
-    for x in range(start + 1, start + n):
-        v = a[x]
-        y = x - 1
-        while y >= start and a[y] > v:
-            a[y + 1] = a[y]
-            y -= 1
-        a[y + 1] = v
 
 
 @_jit

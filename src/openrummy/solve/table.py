@@ -271,6 +271,17 @@ def _presence(t: list[list[int]], h: list[list[int]]) -> tuple[list[int], list[i
     return present, here
 
 
+def _window_fits(row: int, windows: tuple[tuple[int, int], ...], jm: int, M: int) -> bool:
+    """Whether one of a card's run ``windows`` (length, rank mask) holds at least ``M``
+    naturals of its suit's ranks ``row`` and lacks at most ``jm`` cards (jokers fill the
+    rest)."""
+    for ln, mask in windows:
+        nat = (row & mask).bit_count()
+        if ln - nat <= jm and nat >= M:
+            return True
+    return False
+
+
 @cache
 def _windows(ace: int, L: int, longest: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per rank index, every run window of length ``L`` to ``longest`` (at most 13) through
@@ -599,12 +610,7 @@ class _Solver:
                 if sets and others + jm >= 2 and 1 + min(others, 3) >= M:
                     continue
                 # a run window through it
-                row = present[s]
-                for ln, mask in windows[r]:
-                    nat = (row & mask).bit_count()
-                    if ln - nat <= jm and nat >= M:
-                        break
-                else:
+                if not _window_fits(present[s], windows[r], jm, M):
                     h[s][r] = 0
                     changed = True
         return h
@@ -633,12 +639,7 @@ class _Solver:
                     if others + jm >= 2 and 1 + min(others, 3) >= M:
                         continue
                 # a run window through it (see :meth:`usable_hand`)
-                row = present[s]
-                for ln, mask in windows[r]:
-                    nat = (row & mask).bit_count()
-                    if ln - nat <= jm and nat >= M:
-                        break
-                else:
+                if not _window_fits(present[s], windows[r], jm, M):
                     return True
         return False
 
